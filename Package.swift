@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "netprobe",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "netprobe", targets: ["netprobe"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "CNetlink",
+            pkgConfig: "libnl-route-3.0",
+            providers: [.apt(["libnl-3-dev", "libnl-route-3-dev"])]
+        ),
+        // Pure Swift: configuration, evidence, the verdict engine, reports and formatters.
+        .target(name: "NetprobeCore"),
+        // The kernel's view (libnl): links, addresses, routes, change events.
+        .target(name: "NetprobeLink", dependencies: ["NetprobeCore", "CNetlink"]),
+        // The network's answer (libcurl multi): concurrent probes.
+        .target(name: "NetprobeHTTP", dependencies: ["NetprobeCore", "CCurl"]),
+        // The pipeline that joins them: path snapshot -> gate -> probes -> verdict.
+        .target(name: "NetprobeKit", dependencies: ["NetprobeCore", "NetprobeLink", "NetprobeHTTP"]),
+        .executableTarget(
+            name: "netprobe",
+            dependencies: [
+                "NetprobeKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "NetprobeCoreTests", dependencies: ["NetprobeCore"]),
+        .testTarget(name: "NetprobeHTTPTests", dependencies: ["NetprobeHTTP", "NetprobeCore"]),
+        .testTarget(name: "NetprobeLinkTests", dependencies: ["NetprobeLink", "NetprobeCore"]),
+        .testTarget(name: "NetprobeCLITests", dependencies: ["NetprobeCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

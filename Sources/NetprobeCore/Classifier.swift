@@ -1,0 +1,71 @@
+import Foundation
+
+/// Turns what a probe saw into evidence, the way Firefox, Android and ChromeOS read
+/// their probes: the expected answer is success; a redirect, a 511 or other content
+/// is a portal speaking; errors and server faults are failures (a dead endpoint, not a portal).
+public enum Classifier {
+    public static func classify(_ observation: ProbeObservation, for spec: ProbeSpec) -> ProbeEvidence {
+        func evidence(_ outcome: ProbeOutcome, _ errorClass: ErrorClass?, matched: Bool? = nil) -> ProbeEvidence {
+            ProbeEvidence(spec: spec, outcome: outcome, errorClass: errorClass, bodyMatched: matched, observation: observation)
+        }
+        if let error = observation.transportError {
+            if error.kind == .cancelled {
+                return ProbeEvidence(spec: spec, outcome: .skipped, skipReason: .decided, observation: observation)
+            }
+            return evidence(.failure, errorClass(for: error.kind))
+        }
+        guard let status = observation.status else {
+            return evidence(.failure, .proto)
+        }
+        let matched = bodyMatches(observation, spec.expect)
+        if spec.expect.statuses.contains(status) {
+            if headerProvesSuccess(observation, spec.expect) { return evidence(.success, nil, matched: matched) }
+            if matched ?? true { return evidence(.success, nil, matched: matched) }
+        }
+        switch status {
+        case 511:
+            return evidence(.portal, .authRequired, matched: matched)
+        case 300...399:
+            return evidence(.portal, .redirect, matched: matched)
+        case 200...299:
+            // Android's lesson: a 200 with no body where a 204 was expected is a broken
+            // proxy or middlebox, not a login page.
+            if observation.body.isEmpty && !observation.bodyTruncated && !spec.expect.statuses.contains(status) {
+                return evidence(.failure, .emptyBody, matched: matched)
+            }
+            return evidence(.portal, .wrongContent, matched: matched)
+        case 400...499:
+            return evidence(.failure, .http4xx, matched: matched)
+        case 500...599:
+            return evidence(.failure, .http5xx, matched: matched)
+        default:
+            return evidence(.failure, .proto, matched: matched)
+        }
+    }
+
+    static func errorClass(for kind: TransportErrorKind) -> ErrorClass {
+        switch kind {
+        case .dns: return .dns
+        case .refused: return .refused
+        case .unreachable: return .unreachable
+        case .timeout: return .timeout
+        case .tls: return .tls
+        case .reset: return .reset
+        case .proto: return .proto
+        case .cancelled, .other: return .other
+        }
+    }
+
+    /// nil when the expectation does not judge the body.
+    static func bodyMatches(_ observation: ProbeObservation, _ expect: Expectation) -> Bool? {
+        guard let rule = expect.body else { return nil }
+        if rule.needsWholeBody && observation.bodyTruncated { return false }
+        let text = String(decoding: observation.body, as: UTF8.self)
+        return rule.matches(text)
+    }
+
+    static func headerProvesSuccess(_ observation: ProbeObservation, _ expect: Expectation) -> Bool {
+        guard let rule = expect.successHeader, let value = observation.header(rule.name) else { return false }
+        return value.trimmingCharacters(in: .whitespaces).lowercased() == rule.value.lowercased()
+    }
+}

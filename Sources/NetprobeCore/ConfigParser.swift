@@ -1,0 +1,222 @@
+import Foundation
+
+/// Reads a probes.json strictly: unknown keys, wrong types, impossible values and
+/// non-HTTP(S) URLs are errors, each naming the file, the JSON path and what was expected.
+public struct ConfigParser {
+    public let file: String
+    private var issues: [ConfigIssue] = []
+
+    public static let supportedVersion = 1
+    static let topKeys: Set<String> = ["$schema", "version", "timeout", "probe_timeout", "quorum", "max_body_bytes", "probes"]
+    static let probeKeys: Set<String> = ["name", "url", "operator", "family", "interface", "expect"]
+    static let expectKeys: Set<String> = ["status", "body", "success_header"]
+    static let bodyKeys: Set<String> = ["exact", "prefix", "contains"]
+    static let headerKeys: Set<String> = ["name", "value"]
+
+    public init(file: String) {
+        self.file = file
+    }
+
+    public static func parse(_ data: Data, file: String) throws(ConfigError) -> ProbeConfig {
+        var parser = ConfigParser(file: file)
+        let document: JSONValue
+        do {
+            document = try JSONValue.parse(data)
+        } catch {
+            throw ConfigError(issues: [ConfigIssue(file: file, path: "$", message: "not valid JSON: \(Self.describe(error))")])
+        }
+        let config = parser.config(from: document)
+        if let config, parser.issues.isEmpty { return config }
+        throw ConfigError(issues: parser.issues)
+    }
+
+    public static func load(path: String) throws(ConfigError) -> ProbeConfig {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
+            throw ConfigError(issues: [ConfigIssue(file: path, path: "$", message: "the file \(reason)")])
+        }
+        return try parse(data, file: path)
+    }
+
+    private static func describe(_ error: Error) -> String {
+        if case DecodingError.dataCorrupted(let context) = error {
+            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            return underlying ?? context.debugDescription
+        }
+        return String(describing: error)
+    }
+
+    private mutating func fail(_ path: String, _ message: String) {
+        issues.append(ConfigIssue(file: file, path: path, message: message))
+    }
+
+    private mutating func object(_ value: JSONValue, at path: String, allowed: Set<String>) -> [String: JSONValue]? {
+        guard case .object(let fields) = value else {
+            fail(path, "expected an object, found \(value.kindName)")
+            return nil
+        }
+        for key in fields.keys.sorted() where !allowed.contains(key) {
+            fail("\(path).\(key)", "unknown key; expected one of: \(allowed.sorted().joined(separator: ", "))")
+        }
+        return fields
+    }
+
+    private mutating func string(_ fields: [String: JSONValue], _ key: String, at path: String, required: Bool) -> String? {
+        guard let value = fields[key] else {
+            if required { fail("\(path).\(key)", "missing; expected a string") }
+            return nil
+        }
+        guard case .string(let text) = value else {
+            fail("\(path).\(key)", "expected a string, found \(value.kindName)")
+            return nil
+        }
+        return text
+    }
+
+    private mutating func number(_ fields: [String: JSONValue], _ key: String, at path: String, range: ClosedRange<Double>, integer: Bool) -> Double? {
+        guard let value = fields[key] else { return nil }
+        let what = integer ? "an integer" : "a number"
+        guard case .number(let number) = value else {
+            fail("\(path).\(key)", "expected \(what) from \(Self.show(range.lowerBound)) to \(Self.show(range.upperBound)), found \(value.kindName)")
+            return nil
+        }
+        if integer && number.rounded() != number || !range.contains(number) {
+            fail("\(path).\(key)", "expected \(what) from \(Self.show(range.lowerBound)) to \(Self.show(range.upperBound)), found \(Self.show(number))")
+            return nil
+        }
+        return number
+    }
+
+    public static func show(_ number: Double) -> String {
+        number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : String(number)
+    }
+
+    private mutating func config(from document: JSONValue) -> ProbeConfig? {
+        guard let top = object(document, at: "$", allowed: Self.topKeys) else { return nil }
+        if let schema = top["$schema"], case .string = schema {} else if let schema = top["$schema"] {
+            fail("$.$schema", "expected a string, found \(schema.kindName)")
+        }
+        var config = ProbeConfig(probes: [])
+        if let version = number(top, "version", at: "$", range: 1...1_000, integer: true) {
+            if Int(version) != Self.supportedVersion {
+                fail("$.version", "expected \(Self.supportedVersion) (the only version this netprobe reads), found \(Self.show(version))")
+            }
+        } else if top["version"] == nil {
+            fail("$.version", "missing; expected \(Self.supportedVersion)")
+        }
+        if let timeout = number(top, "timeout", at: "$", range: 0.1...3_600, integer: false) { config.timeout = timeout }
+        if let timeout = number(top, "probe_timeout", at: "$", range: 0.1...3_600, integer: false) { config.probeTimeout = timeout }
+        if let bytes = number(top, "max_body_bytes", at: "$", range: 256...1_048_576, integer: true) { config.maxBodyBytes = Int(bytes) }
+        let quorum = number(top, "quorum", at: "$", range: 1...1_000, integer: true)
+        config.probes = probes(top["probes"])
+        if let quorum { config.quorum = Int(quorum) }
+        let operators = config.operatorCount
+        if !config.probes.isEmpty && config.quorum > operators {
+            fail("$.quorum", "expected at most \(operators) (the number of distinct probe operators), found \(config.quorum)")
+        }
+        return config
+    }
+
+    private mutating func probes(_ value: JSONValue?) -> [ProbeSpec] {
+        guard let value else {
+            fail("$.probes", "missing; expected a non-empty array of probes")
+            return []
+        }
+        guard case .array(let items) = value else {
+            fail("$.probes", "expected a non-empty array of probes, found \(value.kindName)")
+            return []
+        }
+        if items.isEmpty { fail("$.probes", "expected at least one probe, found an empty array") }
+        if items.count > 64 { fail("$.probes", "expected at most 64 probes, found \(items.count)") }
+        var seen: [String: Int] = [:]
+        var result: [ProbeSpec] = []
+        for (index, item) in items.enumerated() {
+            let path = "$.probes[\(index)]"
+            guard let probe = probe(item, at: path) else { continue }
+            if let first = seen[probe.name] {
+                fail("\(path).name", "duplicate name \"\(probe.name)\" (first used by $.probes[\(first)])")
+            } else {
+                seen[probe.name] = index
+            }
+            result.append(probe)
+        }
+        return result
+    }
+
+    private mutating func probe(_ value: JSONValue, at path: String) -> ProbeSpec? {
+        guard let fields = object(value, at: path, allowed: Self.probeKeys) else { return nil }
+        let name = string(fields, "name", at: path, required: true)
+        if let name, name.isEmpty || name.count > 64 || !name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) || !name.allSatisfy(\.isASCII) {
+            fail("\(path).name", "expected 1-64 characters of A-Z a-z 0-9 - _ ., found \"\(name)\"")
+        }
+        let url = string(fields, "url", at: path, required: true)
+        var host: String?
+        if let url {
+            host = URLRules.httpHost(url)
+            if host == nil { fail("\(path).url", "expected an absolute http:// or https:// URL with a host, found \"\(url)\"") }
+        }
+        let operatorName = string(fields, "operator", at: path, required: false)
+        if let operatorName, operatorName.isEmpty { fail("\(path).operator", "expected a non-empty string") }
+        var family: AddressFamily?
+        if let text = string(fields, "family", at: path, required: false) {
+            family = AddressFamily(rawValue: text)
+            if family == nil { fail("\(path).family", "expected \"ipv4\" or \"ipv6\", found \"\(text)\"") }
+        }
+        let interface = string(fields, "interface", at: path, required: false)
+        if let interface, interface.isEmpty || interface.utf8.count > 15 || interface.contains("/") || interface.contains(" ") {
+            fail("\(path).interface", "expected an interface name (1-15 characters, no '/' or spaces), found \"\(interface)\"")
+        }
+        guard let expectValue = fields["expect"] else {
+            fail("\(path).expect", "missing; expected an object with \"status\"")
+            return nil
+        }
+        guard let expect = expectation(expectValue, at: "\(path).expect"), let name, let url, let host else { return nil }
+        return ProbeSpec(name: name, url: url, operatorName: operatorName ?? host, family: family, interface: interface, expect: expect)
+    }
+
+    private mutating func expectation(_ value: JSONValue, at path: String) -> Expectation? {
+        guard let fields = object(value, at: path, allowed: Self.expectKeys) else { return nil }
+        var statuses: [Int] = []
+        switch fields["status"] {
+        case nil:
+            fail("\(path).status", "missing; expected an array of HTTP status codes (100-599)")
+        case .array(let items)? where !items.isEmpty:
+            for (index, item) in items.enumerated() {
+                if case .number(let code) = item, code.rounded() == code, (100...599).contains(code) {
+                    statuses.append(Int(code))
+                } else {
+                    fail("\(path).status[\(index)]", "expected an HTTP status code (100-599), found \(item.kindName == "a number" ? Self.describeNumber(item) : item.kindName)")
+                }
+            }
+        case let other?:
+            fail("\(path).status", "expected a non-empty array of HTTP status codes (100-599), found \(other.kindName == "an array" ? "an empty array" : other.kindName)")
+        }
+        var body: BodyRule?
+        if let bodyValue = fields["body"], let bodyFields = object(bodyValue, at: "\(path).body", allowed: Self.bodyKeys) {
+            if bodyFields.count != 1 {
+                fail("\(path).body", "expected exactly one of \"exact\", \"prefix\", \"contains\", found \(bodyFields.count)")
+            } else if let (kind, text) = bodyFields.first.map({ ($0.key, $0.value) }) {
+                if case .string(let literal) = text {
+                    body = kind == "exact" ? .exact(literal) : kind == "prefix" ? .prefix(literal) : .contains(literal)
+                } else {
+                    fail("\(path).body.\(kind)", "expected a string, found \(text.kindName)")
+                }
+            }
+        }
+        var header: HeaderRule?
+        if let headerValue = fields["success_header"], let headerFields = object(headerValue, at: "\(path).success_header", allowed: Self.headerKeys) {
+            let name = string(headerFields, "name", at: "\(path).success_header", required: true)
+            let value = string(headerFields, "value", at: "\(path).success_header", required: true)
+            if let name, name.isEmpty || name.contains(":") || name.contains(" ") {
+                fail("\(path).success_header.name", "expected an HTTP header name, found \"\(name)\"")
+            }
+            if let name, let value { header = HeaderRule(name: name, value: value) }
+        }
+        return statuses.isEmpty ? nil : Expectation(statuses: statuses, body: body, successHeader: header)
+    }
+
+    private static func describeNumber(_ value: JSONValue) -> String {
+        if case .number(let number) = value { return show(number) }
+        return value.kindName
+    }
+}

@@ -1,0 +1,49 @@
+/// Judgement of one probe: did it prove the Internet, show a portal, or fail?
+public enum ProbeOutcome: String, Codable, Sendable {
+    case success, portal, failure, skipped
+}
+
+public enum ErrorClass: String, Codable, Sendable {
+    case dns, refused, unreachable, timeout, tls, reset
+    case proto = "protocol"
+    case http4xx = "http-4xx"
+    case http5xx = "http-5xx"
+    case wrongContent = "wrong-content"
+    case emptyBody = "empty-body"
+    case redirect
+    case authRequired = "auth-required"
+    case other
+}
+
+/// Why a probe has outcome `skipped`.
+public enum SkipReason: String, Codable, Sendable {
+    /// The path gate decided `offline` before anything was sent.
+    case gate
+    /// The verdict could no longer change; the transfer was not needed.
+    case decided
+    /// `-4`/`-6`/`-i` excluded the probe.
+    case filtered
+}
+
+public struct ProbeEvidence: Sendable, Equatable {
+    public var spec: ProbeSpec
+    public var outcome: ProbeOutcome
+    public var errorClass: ErrorClass?
+    public var bodyMatched: Bool?
+    public var skipReason: SkipReason?
+    public var observation: ProbeObservation?
+
+    public init(spec: ProbeSpec, outcome: ProbeOutcome, errorClass: ErrorClass? = nil, bodyMatched: Bool? = nil,
+                skipReason: SkipReason? = nil, observation: ProbeObservation? = nil) {
+        self.spec = spec
+        self.outcome = outcome
+        self.errorClass = errorClass
+        self.bodyMatched = bodyMatched
+        self.skipReason = skipReason
+        self.observation = observation
+    }
+
+    public static func skipped(_ spec: ProbeSpec, because reason: SkipReason) -> ProbeEvidence {
+        ProbeEvidence(spec: spec, outcome: .skipped, skipReason: reason)
+    }
+}

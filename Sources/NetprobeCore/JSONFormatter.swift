@@ -1,0 +1,140 @@
+import Foundation
+
+/// `--format json`: one object per CONTRACT.md, every key always present (null when unknown),
+/// described in schemas/report.schema.json.
+public enum JSONFormatter {
+    public static func format(_ report: Report, pretty: Bool = false) -> String {
+        encode(ReportDocument(report), pretty: pretty)
+    }
+
+    public static func format(_ snapshot: PathSnapshot, pretty: Bool = false) -> String {
+        encode(PathDocument(path: snapshot), pretty: pretty)
+    }
+
+    static func encode<T: Encodable>(_ value: T, pretty: Bool) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(Timestamp.iso8601(date))
+        }
+        do {
+            return String(decoding: try encoder.encode(value), as: UTF8.self)
+        } catch {
+            // Every value here is a plain string, number or bool: encoding cannot fail short of a bug.
+            preconditionFailure("JSON encoding failed: \(error)")
+        }
+    }
+}
+
+public enum Timestamp {
+    public static func iso8601(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+}
+
+struct PathDocument: Encodable {
+    var path: PathSnapshot
+
+    enum CodingKeys: String, CodingKey {
+        case schemaVersion = "schema_version"
+        case interfaces
+        case defaultRoutes = "default_routes"
+        case dns
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Report.schemaVersion, forKey: .schemaVersion)
+        try container.encode(path.interfaces.map(InterfaceDocument.init), forKey: .interfaces)
+        try container.encode(path.defaultRoutes.map(RouteDocument.init), forKey: .defaultRoutes)
+        try container.encode(path.dns, forKey: .dns)
+    }
+}
+
+/// Writes every optional key, as null when absent, so consumers can rely on the shape.
+struct InterfaceDocument: Encodable {
+    var link: NetworkInterface
+    init(_ link: NetworkInterface) { self.link = link }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: NetworkInterface.CodingKeys.self)
+        try container.encode(link.name, forKey: .name)
+        try container.encode(link.index, forKey: .index)
+        try container.encode(link.type, forKey: .type)
+        try container.encode(link.kind, forKey: .kind)
+        try container.encode(link.up, forKey: .up)
+        try container.encode(link.carrier, forKey: .carrier)
+        try container.encode(link.operstate, forKey: .operstate)
+        try container.encode(link.mtu, forKey: .mtu)
+        try container.encode(link.hardwareAddress, forKey: .hardwareAddress)
+        try container.encode(link.expensive, forKey: .expensive)
+        try container.encode(link.addresses, forKey: .addresses)
+    }
+}
+
+struct RouteDocument: Encodable {
+    var route: DefaultRoute
+    init(_ route: DefaultRoute) { self.route = route }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: DefaultRoute.CodingKeys.self)
+        try container.encode(route.family, forKey: .family)
+        try container.encode(route.gateway, forKey: .gateway)
+        try container.encode(route.interface, forKey: .interface)
+        try container.encode(route.interfaceIndex, forKey: .interfaceIndex)
+        try container.encode(route.metric, forKey: .metric)
+        try container.encode(route.table, forKey: .table)
+    }
+}
+
+struct ReportDocument: Encodable {
+    var report: Report
+    init(_ report: Report) { self.report = report }
+
+    enum CodingKeys: String, CodingKey {
+        case schemaVersion = "schema_version"
+        case verdict, reason, portal, partial, timestamp, quorum, families, interfaces, dns, probes
+        case durationMs = "duration_ms"
+        case defaultRoutes = "default_routes"
+    }
+
+    enum PortalKeys: String, CodingKey { case url, source, probe, status }
+    enum QuorumKeys: String, CodingKey { case required, success, portal }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Report.schemaVersion, forKey: .schemaVersion)
+        try container.encode(report.verdict, forKey: .verdict)
+        try container.encode(report.reason, forKey: .reason)
+        if let portal = report.portal {
+            var nested = container.nestedContainer(keyedBy: PortalKeys.self, forKey: .portal)
+            try nested.encode(portal.url, forKey: .url)
+            try nested.encode(portal.source, forKey: .source)
+            try nested.encode(portal.probe, forKey: .probe)
+            try nested.encode(portal.status, forKey: .status)
+        } else {
+            try container.encodeNil(forKey: .portal)
+        }
+        try container.encode(report.partial, forKey: .partial)
+        try container.encode(Rounding.ms(report.durationMs), forKey: .durationMs)
+        try container.encode(Timestamp.iso8601(report.timestamp), forKey: .timestamp)
+        var quorum = container.nestedContainer(keyedBy: QuorumKeys.self, forKey: .quorum)
+        try quorum.encode(report.quorumRequired, forKey: .required)
+        try quorum.encode(report.successOperators, forKey: .success)
+        try quorum.encode(report.portalOperators, forKey: .portal)
+        try container.encode(report.families, forKey: .families)
+        try container.encode(report.path.interfaces.map(InterfaceDocument.init), forKey: .interfaces)
+        try container.encode(report.path.defaultRoutes.map(RouteDocument.init), forKey: .defaultRoutes)
+        try container.encode(report.path.dns, forKey: .dns)
+        try container.encode(report.probes.map(ProbeDocument.init), forKey: .probes)
+    }
+}
+
+enum Rounding {
+    /// Milliseconds to 0.1 ms: finer digits are noise and make diffs unreadable.
+    static func ms(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+    static func ms(_ value: Double?) -> Double? { value.map { ms($0) } }
+}

@@ -1,0 +1,93 @@
+/// The probe set: what to fetch and what a correct answer looks like.
+/// Parsed and validated by `ConfigParser`; the default is `probes.json` (see `DefaultProbes`).
+public enum BodyRule: Sendable, Equatable {
+    case exact(String)
+    case prefix(String)
+    case contains(String)
+
+    public func matches(_ body: String) -> Bool {
+        switch self {
+        case .exact(let text): return body == text
+        case .prefix(let text): return body.hasPrefix(text)
+        case .contains(let text): return body.contains(text)
+        }
+    }
+
+    /// The rule can only be judged on the complete body.
+    public var needsWholeBody: Bool {
+        if case .exact = self { return true }
+        return false
+    }
+}
+
+public struct HeaderRule: Sendable, Equatable {
+    public var name: String
+    public var value: String
+
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+public struct Expectation: Sendable, Equatable {
+    /// Accepted HTTP status codes.
+    public var statuses: [Int]
+    /// nil: the body is not judged.
+    public var body: BodyRule?
+    /// A header that proves success on its own when the status is accepted
+    /// (NetworkManager's `X-NetworkManager-Status: online`).
+    public var successHeader: HeaderRule?
+
+    public init(statuses: [Int], body: BodyRule? = nil, successHeader: HeaderRule? = nil) {
+        self.statuses = statuses
+        self.body = body
+        self.successHeader = successHeader
+    }
+}
+
+public struct ProbeSpec: Sendable, Equatable {
+    public var name: String
+    public var url: String
+    /// Who runs the endpoint. Probes of one operator count once toward the quorum:
+    /// one organisation cannot make or break the verdict alone.
+    public var operatorName: String
+    public var family: AddressFamily?
+    public var interface: String?
+    public var expect: Expectation
+
+    public init(name: String, url: String, operatorName: String, family: AddressFamily? = nil, interface: String? = nil, expect: Expectation) {
+        self.name = name
+        self.url = url
+        self.operatorName = operatorName
+        self.family = family
+        self.interface = interface
+        self.expect = expect
+    }
+
+    public var isHTTPS: Bool { url.lowercased().hasPrefix("https://") }
+}
+
+public struct ProbeConfig: Sendable, Equatable {
+    public var version: Int
+    /// Default deadline for a whole command, in seconds (`--timeout` overrides it).
+    public var timeout: Double
+    /// Deadline for one probe, in seconds (never past the command's deadline).
+    public var probeTimeout: Double
+    /// Independent operators that must answer correctly for `online`, and that must show
+    /// interception to make `portal` stand against successes.
+    public var quorum: Int
+    public var maxBodyBytes: Int
+    public var probes: [ProbeSpec]
+
+    public init(version: Int = 1, timeout: Double = 10, probeTimeout: Double = 6, quorum: Int = 2, maxBodyBytes: Int = 65536, probes: [ProbeSpec]) {
+        self.version = version
+        self.timeout = timeout
+        self.probeTimeout = probeTimeout
+        self.quorum = quorum
+        self.maxBodyBytes = maxBodyBytes
+        self.probes = probes
+    }
+
+    public var operatorCount: Int { Set(probes.map(\.operatorName)).count }
+}

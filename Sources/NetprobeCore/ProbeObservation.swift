@@ -1,0 +1,99 @@
+/// What one HTTP probe saw on the wire, before any judgement. NetprobeHTTP
+/// fills it in; `Classifier` turns it into evidence.
+
+/// Why a transfer produced no usable HTTP answer.
+public enum TransportErrorKind: String, Codable, Sendable {
+    case dns            // the name did not resolve
+    case refused        // connection refused (RST to SYN)
+    case unreachable    // no route / host or network unreachable
+    case timeout        // the per-probe or overall deadline passed
+    case tls            // handshake or certificate failure
+    case reset          // connection reset or closed mid-answer
+    case proto = "protocol" // not HTTP: garbage, malformed status line or headers
+    case cancelled      // stopped because the verdict was already decided
+    case other
+}
+
+public struct TransportError: Codable, Sendable, Equatable {
+    public var kind: TransportErrorKind
+    /// libcurl's CURLcode, for people debugging.
+    public var code: Int
+    public var message: String
+
+    public init(kind: TransportErrorKind, code: Int, message: String) {
+        self.kind = kind
+        self.code = code
+        self.message = message
+    }
+}
+
+/// Phase timings in milliseconds since the transfer started, as libcurl measures them.
+public struct ProbeTimings: Codable, Sendable, Equatable {
+    public var dnsMs: Double?
+    public var connectMs: Double?
+    public var tlsMs: Double?
+    public var firstByteMs: Double?
+    public var totalMs: Double
+
+    public init(dnsMs: Double? = nil, connectMs: Double? = nil, tlsMs: Double? = nil, firstByteMs: Double? = nil, totalMs: Double) {
+        self.dnsMs = dnsMs
+        self.connectMs = connectMs
+        self.tlsMs = tlsMs
+        self.firstByteMs = firstByteMs
+        self.totalMs = totalMs
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case dnsMs = "dns_ms"
+        case connectMs = "connect_ms"
+        case tlsMs = "tls_ms"
+        case firstByteMs = "first_byte_ms"
+        case totalMs = "total_ms"
+    }
+}
+
+public struct ProbeObservation: Sendable, Equatable {
+    public var name: String
+    public var url: String
+    /// HTTP status of the final (only: redirects are never followed) response; nil when none arrived.
+    public var status: Int?
+    /// Response headers in arrival order, names lower-cased, count and size bounded.
+    public var headers: [(name: String, value: String)]
+    /// The first bytes of the body, at most the configured cap.
+    public var body: [UInt8]
+    /// The body was longer than the cap; reading stopped there.
+    public var bodyTruncated: Bool
+    public var transportError: TransportError?
+    public var timings: ProbeTimings
+    public var remoteAddress: String?
+
+    public init(
+        name: String, url: String, status: Int? = nil, headers: [(name: String, value: String)] = [],
+        body: [UInt8] = [], bodyTruncated: Bool = false, transportError: TransportError? = nil,
+        timings: ProbeTimings = ProbeTimings(totalMs: 0), remoteAddress: String? = nil
+    ) {
+        self.name = name
+        self.url = url
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.bodyTruncated = bodyTruncated
+        self.transportError = transportError
+        self.timings = timings
+        self.remoteAddress = remoteAddress
+    }
+
+    /// First value of a header, by case-insensitive name.
+    public func header(_ name: String) -> String? {
+        let wanted = name.lowercased()
+        return headers.first { $0.name == wanted }?.value
+    }
+
+    public static func == (lhs: ProbeObservation, rhs: ProbeObservation) -> Bool {
+        lhs.name == rhs.name && lhs.url == rhs.url && lhs.status == rhs.status
+            && lhs.headers.elementsEqual(rhs.headers, by: { $0.name == $1.name && $0.value == $1.value })
+            && lhs.body == rhs.body && lhs.bodyTruncated == rhs.bodyTruncated
+            && lhs.transportError == rhs.transportError && lhs.timings == rhs.timings
+            && lhs.remoteAddress == rhs.remoteAddress
+    }
+}

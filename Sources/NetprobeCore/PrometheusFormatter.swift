@@ -1,0 +1,78 @@
+import Foundation
+
+/// `--format prometheus`: the text exposition format, for node_exporter's textfile
+/// collector. Names follow blackbox_exporter where the meaning is the same.
+public enum PrometheusFormatter {
+    public static func format(_ report: Report) -> String {
+        var out = MetricWriter()
+        out.gauge("netprobe_success", "1 when the verdict is online, else 0.", [([], report.verdict == .online ? 1 : 0)])
+        out.gauge("netprobe_verdict", "1 for the current verdict, 0 for the others.",
+                  [Verdict.online, .portal, .offline].map { ([("verdict", $0.rawValue)], report.verdict == $0 ? 1 : 0) })
+        out.gauge("netprobe_reason_info", "The reason code of the current verdict (always 1).", [([("verdict", report.verdict.rawValue), ("reason", report.reason)], 1)])
+        out.gauge("netprobe_duration_seconds", "Wall time of the whole check.", [([], report.durationMs / 1000)])
+        out.gauge("netprobe_quorum_required", "Independent operators required to validate.", [([], Double(report.quorumRequired))])
+        out.gauge("netprobe_quorum_operators", "Operators that validated (success) or showed interception (portal).",
+                  [([("outcome", "success")], Double(report.successOperators)), ([("outcome", "portal")], Double(report.portalOperators))])
+        if let partial = report.partial {
+            out.gauge("netprobe_partial", "1 when HTTP validated but HTTPS failed.", [([], partial ? 1 : 0)])
+        }
+        if let portal = report.portal {
+            out.gauge("netprobe_portal_info", "The captive portal's login URL when known (always 1).",
+                      [([("url", portal.url ?? ""), ("source", portal.source ?? "")], 1)])
+        }
+        let probes = report.probes
+        out.gauge("netprobe_probe_success", "1 when the probe answered exactly as expected.",
+                  probes.map { ([("probe", $0.spec.name)], $0.outcome == .success ? 1 : 0) })
+        out.gauge("netprobe_probe_outcome", "1 for the probe's outcome (success, portal, failure, skipped).",
+                  probes.map { ([("probe", $0.spec.name), ("outcome", $0.outcome.rawValue), ("error_class", $0.errorClass?.rawValue ?? "")], 1) })
+        out.gauge("netprobe_probe_http_status_code", "HTTP status of the probe's answer (0 when none).",
+                  probes.filter { $0.outcome != .skipped }.map { ([("probe", $0.spec.name)], Double($0.observation?.status ?? 0)) })
+        out.gauge("netprobe_probe_duration_seconds", "Duration of each phase of the probe's request.",
+                  probes.filter { $0.outcome != .skipped }.flatMap(phases))
+        return out.text
+    }
+
+    /// Per-phase (not cumulative) durations, as blackbox_exporter reports them.
+    static func phases(_ evidence: ProbeEvidence) -> [([(String, String)], Double)] {
+        guard let timings = evidence.observation?.timings else { return [] }
+        let dns = timings.dnsMs ?? 0
+        let connect = max(timings.connectMs ?? dns, dns)
+        let tls = max(timings.tlsMs ?? connect, connect)
+        let firstByte = max(timings.firstByteMs ?? tls, tls)
+        let total = max(timings.totalMs, firstByte)
+        let values = [("resolve", dns), ("connect", connect - dns), ("tls", tls - connect),
+                      ("processing", firstByte - tls), ("transfer", total - firstByte)]
+        return values.map { ([("probe", evidence.spec.name), ("phase", $0.0)], $0.1 / 1000) }
+    }
+}
+
+struct MetricWriter {
+    var text = ""
+
+    mutating func gauge(_ name: String, _ help: String, _ samples: [([(String, String)], Double)]) {
+        guard !samples.isEmpty else { return }
+        text += "# HELP \(name) \(help)\n# TYPE \(name) gauge\n"
+        for (labels, value) in samples {
+            let rendered = labels.isEmpty ? "" : "{" + labels.map { "\($0.0)=\"\(Self.escape($0.1))\"" }.joined(separator: ",") + "}"
+            text += "\(name)\(rendered) \(Self.number(value))\n"
+        }
+    }
+
+    static func escape(_ value: String) -> String {
+        var out = ""
+        for character in value {
+            switch character {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    static func number(_ value: Double) -> String {
+        if value.rounded() == value && abs(value) < 1e15 { return String(Int(value)) }
+        return String(format: "%.6f", value)
+    }
+}

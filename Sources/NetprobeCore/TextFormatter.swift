@@ -1,0 +1,114 @@
+import Foundation
+
+/// `--format text`: a verdict line a person reads first, then the evidence.
+public enum TextFormatter {
+    public static func format(_ report: Report, palette: Palette = Palette(enabled: false)) -> String {
+        var lines: [String] = []
+        let word: String
+        switch report.verdict {
+        case .online: word = palette.green(palette.bold("online"))
+        case .portal: word = palette.yellow(palette.bold("portal"))
+        case .offline: word = palette.red(palette.bold("offline"))
+        }
+        lines.append("\(word)  \(report.reason): \(ReasonText.explain(report.reason))")
+        if let portal = report.portal {
+            if let url = portal.url {
+                lines.append("  log in at: \(palette.bold(TerminalText.escape(url)))" + (portal.source.map { "  (from \($0))" } ?? ""))
+            } else {
+                lines.append("  log in at: unknown (open any http:// page in a browser)")
+            }
+        }
+        lines.append("  quorum: \(report.successOperators) operator(s) validated, \(report.portalOperators) intercepted, \(report.quorumRequired) required")
+        if let partial = report.partial {
+            lines.append(partial ? "  partial: HTTP works but HTTPS failed" : "  https: validated")
+        }
+        lines.append(contentsOf: pathLines(report.path))
+        if !report.probes.isEmpty {
+            lines.append("  probes:")
+            let width = report.probes.map(\.spec.name.count).max() ?? 0
+            for probe in report.probes {
+                lines.append("    " + probeLine(probe, width: width, palette: palette))
+            }
+        }
+        lines.append("  took \(String(format: "%.0f", report.durationMs)) ms")
+        return lines.joined(separator: "\n")
+    }
+
+    static func probeLine(_ probe: ProbeEvidence, width: Int, palette: Palette) -> String {
+        let name = probe.spec.name.padding(toLength: width, withPad: " ", startingAt: 0)
+        let mark: String
+        switch probe.outcome {
+        case .success: mark = palette.green("ok     ")
+        case .portal: mark = palette.yellow("portal ")
+        case .failure: mark = palette.red("fail   ")
+        case .skipped: mark = palette.dim("skipped")
+        }
+        var detail: [String] = []
+        if let observation = probe.observation, probe.outcome != .skipped {
+            if let status = observation.status { detail.append("HTTP \(status)") }
+            if let errorClass = probe.errorClass { detail.append(errorClass.rawValue) }
+            if let location = observation.header("location") { detail.append("-> " + TerminalText.escape(location, limit: 160)) }
+            if let error = observation.transportError { detail.append(TerminalText.escape(error.message, limit: 160)) }
+            detail.append(String(format: "%.0f ms", observation.timings.totalMs))
+        } else if let reason = probe.skipReason {
+            switch reason {
+            case .gate: detail.append("not sent: the path is down")
+            case .decided: detail.append("not needed: verdict already decided")
+            case .filtered: detail.append("not sent: excluded by -4/-6/-i")
+            }
+        }
+        return "\(mark) \(name)  \(detail.joined(separator: ", "))"
+    }
+
+    static func pathLines(_ path: PathSnapshot) -> [String] {
+        var lines: [String] = []
+        let links = path.interfaces.filter { $0.type != .loopback }
+        for link in links {
+            let state = link.usable ? "up" : (link.up ? "no carrier" : "down")
+            let addresses = link.addresses.filter { $0.scope != .host }.map { "\($0.address)/\($0.prefixLength)" }
+            lines.append("  link: \(TerminalText.escape(link.name)) (\(link.type.rawValue)\(link.expensive ? ", expensive" : "")) \(state)"
+                + (addresses.isEmpty ? "" : " " + addresses.joined(separator: " ")))
+        }
+        if links.isEmpty { lines.append("  link: none besides loopback") }
+        for route in path.defaultRoutes {
+            lines.append("  route: default (\(route.family.rawValue))" + (route.gateway.map { " via \($0)" } ?? "")
+                + (route.interface.map { " dev \(TerminalText.escape($0))" } ?? "") + " metric \(route.metric)")
+        }
+        if path.defaultRoutes.isEmpty { lines.append("  route: no default route") }
+        let servers = path.dns.servers.isEmpty ? "none" : path.dns.servers.map { TerminalText.escape($0) }.joined(separator: " ")
+        lines.append("  dns: \(servers)\(path.dns.localStub ? " (local stub resolver)" : "")")
+        return lines
+    }
+
+    /// `netprobe path` in text.
+    public static func format(_ path: PathSnapshot) -> String {
+        pathLines(path).map { String($0.dropFirst(2)) }.joined(separator: "\n")
+    }
+}
+
+/// One sentence for each reason code, shared by the text output and the man page.
+public enum ReasonText {
+    public static let all: [(code: String, meaning: String)] = [
+        ("probes-validated", "a quorum of independent endpoints answered exactly as expected"),
+        ("http-redirect", "probe requests were redirected: a captive portal intercepts HTTP"),
+        ("http-511", "probe requests were answered 511 Network Authentication Required"),
+        ("wrong-content", "probe requests were answered with a page other than the expected one"),
+        ("dns-hijack", "probe host names resolve to private or reserved addresses"),
+        ("capport-captive", "the network's Captive Portal API (RFC 8908) says this client is captive"),
+        ("no-link", "no interface is up with carrier"),
+        ("no-address", "no usable interface has a global address"),
+        ("no-default-route", "there is no default route through a usable interface"),
+        ("no-probes", "no probe applies to the selected families and interfaces"),
+        ("dns-failed", "probe host names did not resolve"),
+        ("connect-failed", "connections were refused, reset or unreachable"),
+        ("timeout", "probes got no answer before the deadline"),
+        ("tls-failed", "TLS handshakes or certificate checks failed"),
+        ("protocol-error", "endpoints answered with something that is not HTTP"),
+        ("http-error", "endpoints answered with HTTP errors (4xx/5xx) or empty pages"),
+        ("quorum-not-met", "some endpoints answered correctly, but fewer independent operators than the quorum"),
+    ]
+
+    public static func explain(_ code: String) -> String {
+        all.first { $0.code == code }?.meaning ?? code
+    }
+}

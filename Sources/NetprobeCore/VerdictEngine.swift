@@ -1,0 +1,120 @@
+/// The verdict engine: a pure function from the evidence so far to a verdict,
+/// which also says whether any still-pending probe could change it.
+///
+/// Rules (documented in netprobe(1)), with S = operators that answered correctly,
+/// P = operators whose answers show interception, q = the quorum:
+///   P >= q            -> portal   (independent endpoints agree traffic is intercepted,
+///                                  even when other hosts are let through: allow-listing)
+///   S >= q            -> online   (one lying or dead endpoint cannot make or break this)
+///   P >= 1            -> portal   (interception seen, the Internet not proven)
+///   otherwise         -> offline  (with the dominant failure as the reason)
+/// The verdict is final when every possible outcome of the pending probes gives the same verdict.
+public enum Verdict: String, Codable, Sendable {
+    case online, portal, offline
+}
+
+public struct Decision: Sendable, Equatable {
+    public var verdict: Verdict
+    public var reason: String
+    /// No pending probe can change the verdict any more.
+    public var isFinal: Bool
+    /// true: an HTTPS probe failed while HTTP probes validated; false: HTTPS validated too;
+    /// nil: not known (no HTTPS probe settled, or nothing validated).
+    public var partial: Bool?
+    public var successOperators: Int
+    public var portalOperators: Int
+    public var quorum: Int
+
+    public init(verdict: Verdict, reason: String, isFinal: Bool, partial: Bool?, successOperators: Int, portalOperators: Int, quorum: Int) {
+        self.verdict = verdict
+        self.reason = reason
+        self.isFinal = isFinal
+        self.partial = partial
+        self.successOperators = successOperators
+        self.portalOperators = portalOperators
+        self.quorum = quorum
+    }
+}
+
+public enum VerdictEngine {
+    public static func decide(quorum: Int, settled: [ProbeEvidence], pending: [ProbeSpec]) -> Decision {
+        let answered = settled.filter { $0.outcome != .skipped }
+        let successOps = Set(answered.filter { $0.outcome == .success }.map(\.spec.operatorName))
+        let portalOps = Set(answered.filter { $0.outcome == .portal }.map(\.spec.operatorName))
+        let pendingOps = Set(pending.map(\.operatorName))
+        let canAddSuccess = pendingOps.subtracting(successOps).count
+        let canAddPortal = pendingOps.subtracting(portalOps).count
+
+        let now = verdict(success: successOps.count, portal: portalOps.count, quorum: quorum)
+        var isFinal = true
+        outer: for extraSuccess in 0...canAddSuccess {
+            for extraPortal in 0...canAddPortal
+            where verdict(success: successOps.count + extraSuccess, portal: portalOps.count + extraPortal, quorum: quorum) != now {
+                isFinal = false
+                break outer
+            }
+        }
+        return Decision(
+            verdict: now,
+            reason: reason(for: now, answered: answered, successOps: successOps.count),
+            isFinal: isFinal,
+            partial: partial(answered),
+            successOperators: successOps.count,
+            portalOperators: portalOps.count,
+            quorum: quorum
+        )
+    }
+
+    static func verdict(success: Int, portal: Int, quorum: Int) -> Verdict {
+        if portal >= quorum { return .portal }
+        if success >= quorum { return .online }
+        if portal >= 1 { return .portal }
+        return .offline
+    }
+
+    static func reason(for verdict: Verdict, answered: [ProbeEvidence], successOps: Int) -> String {
+        switch verdict {
+        case .online:
+            return "probes-validated"
+        case .portal:
+            let classes = Set(answered.filter { $0.outcome == .portal }.compactMap(\.errorClass))
+            if classes.contains(.authRequired) { return "http-511" }
+            if classes.contains(.redirect) { return "http-redirect" }
+            return "wrong-content"
+        case .offline:
+            if successOps > 0 { return "quorum-not-met" }
+            return dominantFailure(answered.filter { $0.outcome == .failure })
+        }
+    }
+
+    /// The most common failure wins; ties go to the cause nearest the user
+    /// (DNS before connection before time-outs before TLS before HTTP).
+    static func dominantFailure(_ failures: [ProbeEvidence]) -> String {
+        let order = ["dns-failed", "connect-failed", "timeout", "tls-failed", "protocol-error", "http-error"]
+        var counts: [String: Int] = [:]
+        for failure in failures {
+            counts[offlineReason(failure.errorClass ?? .other), default: 0] += 1
+        }
+        guard let best = counts.values.max() else { return "no-probes" }
+        return order.first { counts[$0] == best } ?? "connect-failed"
+    }
+
+    static func offlineReason(_ errorClass: ErrorClass) -> String {
+        switch errorClass {
+        case .dns: return "dns-failed"
+        case .refused, .unreachable, .reset, .other: return "connect-failed"
+        case .timeout: return "timeout"
+        case .tls: return "tls-failed"
+        case .proto: return "protocol-error"
+        case .http4xx, .http5xx, .emptyBody, .wrongContent, .redirect, .authRequired: return "http-error"
+        }
+    }
+
+    static func partial(_ answered: [ProbeEvidence]) -> Bool? {
+        let httpValidated = answered.contains { !$0.spec.isHTTPS && $0.outcome == .success }
+        let https = answered.filter { $0.spec.isHTTPS }
+        guard httpValidated, !https.isEmpty else { return nil }
+        if https.contains(where: { $0.outcome == .failure }) { return true }
+        return https.contains { $0.outcome == .success } ? false : nil
+    }
+}

@@ -1,0 +1,69 @@
+import CCurl
+import NetprobeCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Turns libcurl's failure report into the team's transport error classes.
+/// CURLcode alone is too coarse for connect failures, so the socket errno decides there.
+enum CurlErrorClassifier {
+    /// - Parameters:
+    ///   - code: the transfer's CURLcode (non-zero).
+    ///   - osErrno: CURLINFO_OS_ERRNO, 0 when libcurl recorded none.
+    ///   - connected: a TCP connection to the server was made (then "unsupported protocol"
+    ///     is the server answering in something that is not HTTP, not a bad URL scheme).
+    static func kind(code: UInt32, osErrno: Int32, connected: Bool) -> TransportErrorKind {
+        switch CURLcode(rawValue: code) {
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
+            return .dns
+        case CURLE_COULDNT_CONNECT:
+            return connectFailure(osErrno: osErrno)
+        // Binding to an interface that is missing or has no address: no path through it.
+        case CURLE_INTERFACE_FAILED:
+            return .unreachable
+        case CURLE_OPERATION_TIMEDOUT:
+            return .timeout
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
+            CURLE_SSL_CIPHER, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED,
+            CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_SHUTDOWN_FAILED,
+            CURLE_SSL_CRL_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+            CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CLIENTCERT, CURLE_USE_SSL_FAILED:
+            return .tls
+        // The peer closed or reset the connection before a complete answer.
+        case CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE:
+            return osErrno == ETIMEDOUT ? .timeout : .reset
+        // Something answered, but not in HTTP: garbage, HTTP/0.9, broken framing or encoding.
+        case CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_HTTP3,
+            CURLE_BAD_CONTENT_ENCODING:
+            return .proto
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            return connected ? .proto : .other
+        case CURLE_ABORTED_BY_CALLBACK:
+            return .cancelled
+        default:
+            return .other
+        }
+    }
+
+    private static func connectFailure(osErrno: Int32) -> TransportErrorKind {
+        switch osErrno {
+        case ECONNREFUSED:
+            return .refused
+        case ENETUNREACH, EHOSTUNREACH, ENETDOWN, EHOSTDOWN, EADDRNOTAVAIL:
+            return .unreachable
+        case ETIMEDOUT:
+            return .timeout
+        case ECONNRESET:
+            return .reset
+        default:
+            // libcurl reports "couldn't connect" without errno when every address failed
+            // in different ways; "unreachable" is the honest summary of that.
+            return .unreachable
+        }
+    }
+}

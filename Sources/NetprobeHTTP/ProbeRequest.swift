@@ -1,0 +1,52 @@
+import NetprobeCore
+
+/// One HTTP probe to send: a GET of `url` whose answer is recorded, never judged here.
+public struct ProbeRequest: Sendable, Equatable {
+    /// Name carried into the observation (the probe's name in probes.json).
+    public var name: String
+    public var url: String
+    /// Per-probe time limit in seconds; the overall deadline of `ProbeRunner.run` may cut it shorter.
+    public var timeout: Double
+    /// Bind the transfer to this network interface (CURLOPT_INTERFACE "if!NAME"), as NetworkManager does.
+    public var interface: String?
+    /// Resolve and connect over this family only (CURLOPT_IPRESOLVE); nil lets libcurl choose.
+    public var family: AddressFamily?
+    /// Keep at most this many body bytes; a longer body is cut there and flagged, not failed.
+    public var maxBodyBytes: Int
+    /// Extra request header lines ("Name: value"). A header named like a default one replaces it.
+    public var extraHeaders: [String]
+    /// CA bundle file for HTTPS (CURLOPT_CAINFO); nil uses the system bundle.
+    public var caBundle: String?
+
+    public init(
+        name: String, url: String, timeout: Double, interface: String? = nil, family: AddressFamily? = nil,
+        maxBodyBytes: Int = 65536, extraHeaders: [String] = [], caBundle: String? = nil
+    ) {
+        self.name = name
+        self.url = url
+        self.timeout = timeout
+        self.interface = interface
+        self.family = family
+        self.maxBodyBytes = maxBodyBytes
+        self.extraHeaders = extraHeaders
+        self.caBundle = caBundle
+    }
+}
+
+/// Why the HTTP layer itself could not be set up. Failures of single probes are
+/// never thrown: they are reported in `ProbeObservation.transportError`.
+public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// curl_global_init failed (libcurl's CURLcode and its text).
+    case globalInitFailed(code: Int, message: String)
+    /// curl_multi_init returned NULL (out of memory).
+    case multiInitFailed
+
+    public var description: String {
+        switch self {
+        case let .globalInitFailed(code, message):
+            return "libcurl global initialisation failed (CURLcode \(code)): \(message)"
+        case .multiInitFailed:
+            return "libcurl could not create a multi handle"
+        }
+    }
+}

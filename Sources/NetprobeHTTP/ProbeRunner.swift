@@ -1,0 +1,148 @@
+import CCurl
+import NetprobeCore
+
+/// Runs HTTP probes concurrently on one libcurl multi handle.
+///
+/// Not thread-safe by design: libcurl handles must stay on one thread, so a runner
+/// is confined to the thread (or actor) that created it, and `run` is not reentrant.
+public final class ProbeRunner {
+    public static let defaultUserAgent = "netprobe/0.1"
+
+    private let multi: UnsafeMutableRawPointer
+    private let userAgent: String
+    private var isRunning = false
+
+    /// Initialises libcurl for the process (once, whoever comes first) and creates the multi handle.
+    public init(userAgent: String = ProbeRunner.defaultUserAgent) throws(HTTPError) {
+        try CurlGlobal.ensureInitialized()
+        guard let multi = curl_multi_init() else { throw .multiInitFailed }
+        // Each probe must prove its own path: never multiplex it onto another probe's connection.
+        _ = netprobe_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_NOTHING))
+        self.multi = multi
+        self.userAgent = userAgent
+    }
+
+    deinit {
+        curl_multi_cleanup(multi)
+    }
+
+    /// Runs all requests concurrently on libcurl's multi interface.
+    ///
+    /// Calls `onResult` for each transfer as it finishes (completion order), including
+    /// transfers ended by the deadline. If `onResult` returns false it is never called
+    /// again: every transfer still running is removed at once and reported with
+    /// transport error kind `.cancelled` (requests not yet started likewise); transfers
+    /// that had already finished keep their real result. Transfers still running at
+    /// `deadline` end with kind `.timeout`.
+    ///
+    /// - Returns: every observation, in request order.
+    public func run(
+        _ requests: [ProbeRequest], deadline: ContinuousClock.Instant, onResult: (ProbeObservation) -> Bool
+    ) -> [ProbeObservation] {
+        precondition(!isRunning, "ProbeRunner.run is not reentrant")
+        isRunning = true
+        defer { isRunning = false }
+
+        var results = [ProbeObservation?](repeating: nil, count: requests.count)
+        var active: [UnsafeMutableRawPointer: Transfer] = [:]
+        var listening = true  // onResult has not said "enough" yet
+
+        func finish(_ index: Int, _ observation: ProbeObservation) {
+            results[index] = observation
+            if listening { listening = onResult(observation) }
+        }
+
+        for (index, request) in requests.enumerated() {
+            if !listening {
+                results[index] = Self.unsent(request, Self.cancelledError)
+                continue
+            }
+            let leftMs = Transfer.milliseconds(deadline - .now)
+            guard leftMs >= 1 else {
+                finish(index, Self.unsent(request, Self.deadlineError))
+                continue
+            }
+            do {
+                let limitMs = min(Self.probeLimitMs(request.timeout), leftMs).rounded(.up)
+                let transfer = try Transfer(index: index, request: request, userAgent: userAgent, timeLimitMs: Int(limitMs))
+                if transfer.attach(to: multi) {
+                    active[transfer.handle] = transfer
+                } else {
+                    finish(index, transfer.observation(endedWith: Self.internalError("curl_multi_add_handle failed")))
+                }
+            } catch {
+                finish(index, Self.unsent(request, TransportError(kind: .other, code: Int(error.code), message: error.message)))
+            }
+        }
+
+        var failure: TransportError?
+        while !active.isEmpty && listening {
+            var stillRunning: Int32 = 0
+            let performed = curl_multi_perform(multi, &stillRunning)
+            guard performed == CURLM_OK else {
+                failure = Self.multiError("curl_multi_perform", performed)
+                break
+            }
+            // Drain every finished transfer, even after onResult said stop: those are real results.
+            var queued: Int32 = 0
+            while let message = curl_multi_info_read(multi, &queued) {
+                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
+                    let transfer = active.removeValue(forKey: easy)
+                else { continue }
+                let result = netprobe_msg_result(message)  // read before detach frees the message
+                transfer.detach()
+                finish(transfer.index, transfer.observation(result: result))
+            }
+            let leftMs = Transfer.milliseconds(deadline - .now)
+            guard !active.isEmpty, listening, leftMs > 0 else { break }
+            // libcurl shortens the wait itself when one of its own timers is due sooner.
+            let polled = curl_multi_poll(multi, nil, 0, Int32(min(1000, leftMs.rounded(.up))), nil)
+            guard polled == CURLM_OK else {
+                failure = Self.multiError("curl_multi_poll", polled)
+                break
+            }
+        }
+
+        // Whatever is left is ended here, in request order so reports are stable.
+        let ending = failure ?? (listening ? Self.deadlineError : Self.cancelledError)
+        for transfer in active.values.sorted(by: { $0.index < $1.index }) {
+            transfer.detach()
+            let observation = transfer.observation(endedWith: ending)
+            if ending.kind == .cancelled {
+                results[transfer.index] = observation
+            } else {
+                finish(transfer.index, observation)
+            }
+        }
+        active.removeAll()
+        return zip(requests, results).map { request, result in result ?? Self.unsent(request, Self.cancelledError) }
+    }
+
+    // MARK: - Helpers
+
+    /// The per-probe limit in milliseconds; a missing or nonsensical one leaves only the deadline.
+    private static func probeLimitMs(_ seconds: Double) -> Double {
+        guard seconds.isFinite, seconds > 0 else { return Double(Int32.max) }
+        return min(seconds * 1000, Double(Int32.max))
+    }
+
+    /// Codes are CURLcodes that say the same thing, so debugging output stays in one vocabulary.
+    static let deadlineError = TransportError(
+        kind: .timeout, code: Int(CURLE_OPERATION_TIMEDOUT.rawValue),
+        message: "the overall deadline passed before the transfer finished")
+    static let cancelledError = TransportError(
+        kind: .cancelled, code: Int(CURLE_ABORTED_BY_CALLBACK.rawValue),
+        message: "cancelled: the verdict was already decided")
+
+    private static func internalError(_ message: String) -> TransportError {
+        TransportError(kind: .other, code: Int(CURLE_FAILED_INIT.rawValue), message: message)
+    }
+
+    private static func multiError(_ call: String, _ code: CURLMcode) -> TransportError {
+        internalError("\(call) failed: \(String(cString: curl_multi_strerror(code)))")
+    }
+
+    private static func unsent(_ request: ProbeRequest, _ error: TransportError) -> ProbeObservation {
+        ProbeObservation(name: request.name, url: request.url, transportError: error)
+    }
+}

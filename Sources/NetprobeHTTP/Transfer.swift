@@ -1,0 +1,162 @@
+import CCurl
+import NetprobeCore
+
+/// A failed curl_easy_setopt while preparing a transfer: reported as that probe's error.
+struct TransferSetupError: Error {
+    var code: UInt32
+    var message: String
+}
+
+/// One libcurl easy handle plus everything it points at (header list, error buffer,
+/// callback context). Owning them together means one deinit frees them all, in the
+/// order libcurl requires (detach from the multi, then clean up the handle, then its data).
+final class Transfer {
+    let index: Int
+    let request: ProbeRequest
+    let handle: UnsafeMutableRawPointer
+    /// When it was handed to the multi handle: the fallback for timings of transfers we end ourselves.
+    let started: ContinuousClock.Instant
+    private let collector: ResponseCollector
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var multi: UnsafeMutableRawPointer?
+
+    init(index: Int, request: ProbeRequest, userAgent: String, timeLimitMs: Int) throws(TransferSetupError) {
+        guard let handle = curl_easy_init() else {
+            throw TransferSetupError(code: CURLE_FAILED_INIT.rawValue, message: "curl_easy_init failed")
+        }
+        self.index = index
+        self.request = request
+        self.handle = handle
+        self.started = .now
+        self.collector = ResponseCollector(maxBodyBytes: request.maxBodyBytes)
+        self.errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        try configure(userAgent: userAgent, timeLimitMs: timeLimitMs)
+    }
+
+    deinit {
+        detach()
+        curl_easy_cleanup(handle)
+        curl_slist_free_all(headerList)
+        errorBuffer.deallocate()
+    }
+
+    var collectedHeaders: [(name: String, value: String)] { collector.headers }
+    var collectedBody: [UInt8] { collector.body }
+    var bodyWasTruncated: Bool { collector.bodyTruncated }
+    /// libcurl's own description of the failure (CURLOPT_ERRORBUFFER), empty if it wrote none.
+    var curlErrorText: String { String(cString: errorBuffer) }
+
+    func attach(to multi: UnsafeMutableRawPointer) -> Bool {
+        guard curl_multi_add_handle(multi, handle) == CURLM_OK else { return false }
+        self.multi = multi
+        return true
+    }
+
+    func detach() {
+        guard let multi else { return }
+        curl_multi_remove_handle(multi, handle)
+        self.multi = nil
+    }
+
+    // MARK: - Options
+
+    private func configure(userAgent: String, timeLimitMs: Int) throws(TransferSetupError) {
+        try set(CURLOPT_URL, request.url)
+        // Only plain HTTP(S), never another scheme, and never a redirect: a redirect is the portal speaking.
+        try set(CURLOPT_PROTOCOLS_STR, "http,https")
+        try set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        try set(CURLOPT_FOLLOWLOCATION, 0)
+        try set(CURLOPT_HTTPGET, 1)
+        try set(CURLOPT_HTTP09_ALLOWED, 0)
+        // Signals would be process-wide side effects; the threaded resolver does not need them.
+        try set(CURLOPT_NOSIGNAL, 1)
+        // Ignore http_proxy & co.: the question is whether *this machine's path* reaches the
+        // Internet, and NetworkManager's check ignores proxies for the same reason.
+        try set(CURLOPT_PROXY, "")
+        // Every probe proves its own connection and its own name lookup; nothing carried over.
+        try set(CURLOPT_FRESH_CONNECT, 1)
+        try set(CURLOPT_FORBID_REUSE, 1)
+        try set(CURLOPT_DNS_CACHE_TIMEOUT, 0)
+        try set(CURLOPT_TIMEOUT_MS, timeLimitMs)
+        try set(CURLOPT_CONNECTTIMEOUT_MS, timeLimitMs)
+        try set(CURLOPT_USERAGENT, userAgent)
+        if let interface = request.interface {
+            try set(CURLOPT_INTERFACE, "if!" + interface)
+        }
+        if let family = request.family {
+            try set(CURLOPT_IPRESOLVE, family == .ipv4 ? Int(CURL_IPRESOLVE_V4) : Int(CURL_IPRESOLVE_V6))
+        }
+        if let caBundle = request.caBundle {
+            try set(CURLOPT_CAINFO, caBundle)
+        }
+        try setHeaders()
+        try check(netprobe_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), "CURLOPT_ERRORBUFFER")
+        try setCallbacks()
+    }
+
+    /// Defeat caches between us and the server; the caller's headers win over these defaults.
+    private func setHeaders() throws(TransferSetupError) {
+        let defaults = ["Cache-Control: no-cache", "Pragma: no-cache"]
+        let overridden = Set(request.extraHeaders.map(Self.headerName))
+        for line in defaults.filter({ !overridden.contains(Self.headerName($0)) }) + request.extraHeaders {
+            guard let appended = curl_slist_append(headerList, line) else {
+                throw TransferSetupError(code: CURLE_OUT_OF_MEMORY.rawValue, message: "curl_slist_append failed")
+            }
+            headerList = appended
+        }
+        try check(netprobe_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList), "CURLOPT_HTTPHEADER")
+    }
+
+    private static func headerName(_ line: String) -> String {
+        String(line.prefix { $0 != ":" && $0 != ";" }).trimmingSpaces.lowercased()
+    }
+
+    /// The callbacks cannot capture, so the collector travels as an unretained pointer;
+    /// `self` keeps it alive for as long as libcurl can call back.
+    private func setCallbacks() throws(TransferSetupError) {
+        let context = Unmanaged.passUnretained(collector).toOpaque()
+        try check(netprobe_easy_setopt_write_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in
+            let length = size * count
+            guard let data, let context else { return length }
+            let collector = Unmanaged<ResponseCollector>.fromOpaque(context).takeUnretainedValue()
+            // Returning a short count makes libcurl stop with CURLE_WRITE_ERROR: our "enough".
+            return collector.appendBody(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+        }, "CURLOPT_WRITEFUNCTION")
+        try check(netprobe_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, context), "CURLOPT_WRITEDATA")
+        try check(netprobe_easy_setopt_write_callback(handle, CURLOPT_HEADERFUNCTION) { data, size, count, context in
+            let length = size * count
+            guard let data, let context else { return length }
+            let collector = Unmanaged<ResponseCollector>.fromOpaque(context).takeUnretainedValue()
+            collector.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: length))
+            return length
+        }, "CURLOPT_HEADERFUNCTION")
+        try check(netprobe_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, context), "CURLOPT_HEADERDATA")
+    }
+
+    private func set(_ option: CURLoption, _ value: Int) throws(TransferSetupError) {
+        try check(netprobe_easy_setopt_long(handle, option, value), "option \(option.rawValue)")
+    }
+
+    private func set(_ option: CURLoption, _ value: String) throws(TransferSetupError) {
+        // C would silently cut the string at a NUL; refuse instead of probing something else.
+        guard !value.utf8.contains(0) else {
+            throw TransferSetupError(code: CURLE_BAD_FUNCTION_ARGUMENT.rawValue, message: "NUL byte in option \(option.rawValue) for \(request.name)")
+        }
+        try check(netprobe_easy_setopt_string(handle, option, value), "option \(option.rawValue)")
+    }
+
+    private func check(_ code: CURLcode, _ what: String) throws(TransferSetupError) {
+        guard code != CURLE_OK else { return }
+        let text = String(cString: curl_easy_strerror(code))
+        throw TransferSetupError(code: code.rawValue, message: "could not set \(what) for \(request.url): \(text)")
+    }
+}
+
+private extension String {
+    var trimmingSpaces: String {
+        let isSpace = { (c: Character) in c == " " || c == "\t" }
+        return String(drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+    }
+}

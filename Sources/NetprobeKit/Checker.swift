@@ -1,0 +1,118 @@
+import Foundation
+import NetprobeCore
+import NetprobeHTTP
+import NetprobeLink
+
+public struct CheckOptions: Sendable {
+    public var config: ProbeConfig
+    public var families: Set<AddressFamily>
+    public var interfaces: [String]
+    /// Hard deadline for the whole check, in seconds.
+    public var timeout: Double
+    public var caBundle: String?
+
+    public init(config: ProbeConfig, families: Set<AddressFamily> = Set(AddressFamily.allCases), interfaces: [String] = [],
+                timeout: Double? = nil, caBundle: String? = nil) {
+        self.config = config
+        self.families = families
+        self.interfaces = interfaces
+        self.timeout = timeout ?? config.timeout
+        self.caBundle = caBundle
+    }
+}
+
+public enum CheckError: Error, CustomStringConvertible {
+    case netlink(String)
+    case http(String)
+
+    public var description: String {
+        switch self {
+        case .netlink(let message): return "cannot read the network state from the kernel: \(message)"
+        case .http(let message): return "cannot start the HTTP client: \(message)"
+        }
+    }
+}
+
+/// One check, start to finish: path snapshot -> gate -> concurrent probes, each
+/// fed to the verdict engine as it lands -> stop as soon as the verdict is final -> report.
+public final class Checker {
+    private let reader: PathReader
+    private var runner: ProbeRunner?
+
+    public init(reader: PathReader = PathReader()) {
+        self.reader = reader
+    }
+
+    public func snapshot() throws(CheckError) -> PathSnapshot {
+        do {
+            return try reader.snapshot()
+        } catch {
+            throw .netlink(error.description)
+        }
+    }
+
+    public func run(_ options: CheckOptions) throws(CheckError) -> Report {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let timestamp = Date()
+        let deadline = start.advanced(by: .milliseconds(Int64(options.timeout * 1000)))
+        let path = try snapshot()
+        let config = options.config
+
+        func report(_ decision: Decision, _ evidence: [ProbeEvidence], families: Set<AddressFamily>) -> Report {
+            let elapsed = start.duration(to: clock.now)
+            let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+            return Report(
+                verdict: decision.verdict, reason: decision.reason,
+                portal: decision.verdict == .portal ? PortalLocator.locate(evidence) : nil,
+                partial: decision.partial, durationMs: ms, timestamp: timestamp,
+                quorumRequired: config.quorum, successOperators: decision.successOperators,
+                portalOperators: decision.portalOperators,
+                families: AddressFamily.allCases.filter(families.contains), path: path, probes: evidence)
+        }
+
+        switch Gate.evaluate(path, families: options.families, interfaces: options.interfaces) {
+        case .offline(let reason):
+            let decision = Decision(verdict: .offline, reason: reason.rawValue, isFinal: true, partial: nil,
+                                    successOperators: 0, portalOperators: 0, quorum: config.quorum)
+            return report(decision, config.probes.map { .skipped($0, because: .gate) }, families: [])
+        case .pass(let families, let through):
+            let plan = ProbePlan(config: config, families: families, interfaces: options.interfaces, through: through,
+                                 timeout: options.timeout, caBundle: options.caBundle)
+            let evidence = try probe(plan, quorum: config.quorum, deadline: deadline)
+            let settled = evidence.filter { $0.outcome != .skipped }
+            var decision = VerdictEngine.decide(quorum: config.quorum, settled: settled, pending: [])
+            if plan.specs.isEmpty { decision.reason = "no-probes" }
+            let all = evidence + plan.filtered.map { .skipped($0, because: .filtered) }
+            let ordered = config.probes.compactMap { spec in all.first { $0.spec.name == spec.name } }
+            return report(decision, ordered, families: families)
+        }
+    }
+
+    private func probe(_ plan: ProbePlan, quorum: Int, deadline: ContinuousClock.Instant) throws(CheckError) -> [ProbeEvidence] {
+        guard !plan.requests.isEmpty else { return [] }
+        let runner: ProbeRunner
+        if let existing = self.runner {
+            runner = existing
+        } else {
+            do {
+                runner = try ProbeRunner()
+            } catch {
+                throw .http(String(describing: error))
+            }
+            self.runner = runner
+        }
+        let specs = Dictionary(uniqueKeysWithValues: plan.specs.map { ($0.name, $0) })
+        var settled: [ProbeEvidence] = []
+        var pending = plan.specs
+        let observations = runner.run(plan.requests, deadline: deadline) { observation in
+            guard let spec = specs[observation.name] else { return true }
+            settled.append(Classifier.classify(observation, for: spec))
+            pending.removeAll { $0.name == observation.name }
+            return !VerdictEngine.decide(quorum: quorum, settled: settled, pending: pending).isFinal
+        }
+        return observations.compactMap { observation in
+            specs[observation.name].map { Classifier.classify(observation, for: $0) }
+        }
+    }
+}

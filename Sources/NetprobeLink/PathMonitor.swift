@@ -1,0 +1,114 @@
+import CNetlink
+import Glibc
+
+/// Wakes the caller when the kernel's link, address or route tables change.
+///
+/// One netlink socket subscribed to the rtnetlink link, IPv4/IPv6 address and
+/// IPv4/IPv6 route groups. The events are not decoded: any change means "take
+/// a fresh snapshot", which is cheaper and simpler than patching one.
+///
+/// The socket belongs to the network namespace of the thread that created the
+/// monitor. Not Sendable: use it from one thread (a dedicated watcher thread).
+public final class PathMonitor {
+    public enum Event: Sendable, Equatable {
+        /// At least one change arrived (and the burst has settled).
+        case changed
+        /// The kernel dropped events (ENOBUFS): take a fresh snapshot.
+        case overflow
+        /// Nothing changed before the timeout.
+        case timeout
+    }
+
+    /// Bursts longer than this many debounce periods are reported anyway, so a
+    /// link that never stops flapping still produces (rare) wake-ups.
+    static let maximumDebouncePeriods = 20
+    /// Receive buffer we ask for: bursts of events should not overflow it.
+    static let receiveBufferBytes: Int32 = 1 << 20
+
+    private let socket: NetlinkSocket
+    private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+
+    public init() throws(NetlinkError) {
+        socket = try NetlinkSocket()
+        // We only receive notifications and never send requests, so there are no sequence numbers to check.
+        nl_socket_disable_seq_check(socket.handle)
+        let groups: [rtnetlink_groups] = [
+            RTNLGRP_LINK, RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV6_IFADDR, RTNLGRP_IPV4_ROUTE, RTNLGRP_IPV6_ROUTE,
+        ]
+        for group in groups {
+            try NetlinkError.check(nl_socket_add_membership(socket.handle, Int32(group.rawValue)), "nl_socket_add_membership")
+        }
+        // The kernel caps this at net.core.rmem_max; a smaller buffer only means earlier .overflow.
+        _ = nl_socket_set_buffer_size(socket.handle, Self.receiveBufferBytes, 0)
+        try NetlinkError.check(nl_socket_set_nonblocking(socket.handle), "nl_socket_set_nonblocking")
+    }
+
+    /// The netlink socket's descriptor, for callers that poll several sources.
+    /// Readable means events are pending; call `waitForChange` to consume them.
+    public var fileDescriptor: Int32 { socket.fileDescriptor }
+
+    /// Blocks up to `timeout` (nil = forever) for kernel change events; drains
+    /// everything pending, then waits `debounce` more for further events (so a
+    /// flapping link gives one wake-up, not fifty). Returns .changed, .overflow
+    /// (ENOBUFS: events were lost, caller must resynchronise with a fresh
+    /// snapshot), or .timeout. Uses poll(2), never busy-waits.
+    ///
+    /// The debounce window restarts with each burst, up to
+    /// `maximumDebouncePeriods` windows in total.
+    public func waitForChange(timeout: Duration?, debounce: Duration = .milliseconds(100)) -> Event {
+        let clock = ContinuousClock()
+        guard waitReadable(until: timeout.map { clock.now + $0 }) else { return .timeout }
+
+        var overflowed = drain()
+        let burstDeadline = clock.now + debounce * Self.maximumDebouncePeriods
+        while clock.now < burstDeadline {
+            let quietUntil = min(clock.now + debounce, burstDeadline)
+            guard waitReadable(until: quietUntil) else { break }
+            overflowed = drain() || overflowed
+        }
+        return overflowed ? .overflow : .changed
+    }
+
+    /// Reads and discards every pending message. Returns true if the kernel
+    /// reported lost events (ENOBUFS). Bounded: a flood cannot keep us here.
+    private func drain() -> Bool {
+        let fd = socket.fileDescriptor
+        var overflowed = false
+        for _ in 0..<4096 {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count >= 0 { continue }
+            switch errno {
+            case EINTR: continue
+            case ENOBUFS: overflowed = true  // the next recv returns the messages that did fit
+            default: return overflowed  // EAGAIN: empty
+            }
+        }
+        return overflowed
+    }
+
+    /// poll(2) until the socket is readable (true) or `deadline` passes (false).
+    private func waitReadable(until deadline: ContinuousClock.Instant?) -> Bool {
+        let clock = ContinuousClock()
+        while true {
+            var milliseconds: Int32 = -1
+            if let deadline {
+                let remaining = clock.now.duration(to: deadline)
+                if remaining <= .zero { milliseconds = 0 } else { milliseconds = Self.roundedUpMilliseconds(remaining) }
+            }
+            var entry = pollfd(fd: socket.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, milliseconds)
+            if ready > 0 { return true }
+            if ready < 0 && errno == EINTR { continue }
+            // Timed out, or poll itself failed (nothing sane to retry): report quiet.
+            if ready == 0 && milliseconds != 0, let deadline, clock.now < deadline { continue }
+            return false
+        }
+    }
+
+    /// Rounds up so poll never wakes a hair before the deadline and spins.
+    static func roundedUpMilliseconds(_ duration: Duration) -> Int32 {
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(clamping: milliseconds)
+    }
+}

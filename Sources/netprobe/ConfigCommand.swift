@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import NetprobeCore
+
+struct ConfigCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config",
+        abstract: "Work with probe sets (probes.json).",
+        subcommands: [ConfigCheck.self]
+    )
+}
+
+struct ConfigCheck: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Validate a probes.json and say exactly what is wrong.",
+        discussion: """
+            Without FILE, checks the file netprobe would use ($NETPROBE_CONFIG, else /etc/netprobe/probes.json, \
+            else the built-in set). Every problem is printed as FILE: JSON-PATH: what was expected. \
+            Exit status 0 when valid, 78 when not.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The probes.json to check.", valueName: "file"))
+    var file: String?
+
+    @Flag(name: [.customShort("q"), .long], help: "Print nothing; the exit status says it all.")
+    var quiet = false
+
+    func run() throws {
+        do {
+            let (config, source) = try ConfigLookup.resolve(explicit: file)
+            if !quiet {
+                Output.write("\(source): ok: \(config.probes.count) probe(s) from \(config.operatorCount) operator(s), quorum \(config.quorum), timeout \(ConfigParser.show(config.timeout)) s")
+            }
+        } catch {
+            if !quiet { FileHandle.standardError.write(Data((error.description + "\n").utf8)) }
+            throw ExitCode(ExitStatus.badConfig)
+        }
+    }
+}

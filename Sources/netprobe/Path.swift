@@ -1,0 +1,29 @@
+import ArgumentParser
+import NetprobeCore
+import NetprobeKit
+
+struct Path: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show links, addresses, default routes and DNS servers; sends no probe traffic.",
+        discussion: "The same view of the kernel that gates every check, read from netlink. Exit status 0, or 70 when netlink cannot be read."
+    )
+
+    @Option(name: .long, help: "Output format: text or json.")
+    var format: OutputFormat = .text
+
+    @Flag(name: .long, help: "Same as --format json.")
+    var json = false
+
+    func validate() throws {
+        if format == .prometheus && !json { throw ValidationError("netprobe path prints text or json, not prometheus.") }
+    }
+
+    func run() throws {
+        do {
+            let snapshot = try Checker().snapshot()
+            Output.write(json || format == .json ? JSONFormatter.format(snapshot) : TextFormatter.format(snapshot))
+        } catch {
+            throw Output.fail(error.description, status: ExitStatus.internalError)
+        }
+    }
+}

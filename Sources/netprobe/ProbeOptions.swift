@@ -1,0 +1,54 @@
+import ArgumentParser
+import NetprobeCore
+
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, prometheus
+}
+
+/// Options shared by check, wait and watch (names fixed by CONTRACT.md).
+struct ProbeOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Probe set to use (default: $NETPROBE_CONFIG, else /etc/netprobe/probes.json, else the built-in set).", valueName: "file"))
+    var config: String?
+
+    @Option(name: .long, help: "Output format: text, json or prometheus.")
+    var format: OutputFormat = .text
+
+    @Flag(name: .long, help: "Same as --format json.")
+    var json = false
+
+    @Option(name: [.customShort("i"), .long], help: ArgumentHelp("Only consider this interface; probes are bound to it (repeatable).", valueName: "if"))
+    var interface: [String] = []
+
+    @Flag(name: .customShort("4"), help: "Only IPv4.")
+    var ipv4Only = false
+
+    @Flag(name: .customShort("6"), help: "Only IPv6.")
+    var ipv6Only = false
+
+    @Option(name: .long, help: ArgumentHelp("Hard deadline for the whole command in seconds, fractions allowed (default: the probe set's \"timeout\", 10 for the built-in set).", valueName: "seconds"))
+    var timeout: Double?
+
+    @Option(name: .long, help: ArgumentHelp("CA bundle for HTTPS probes (default: the system's).", valueName: "file"))
+    var caBundle: String?
+
+    @Flag(name: [.customShort("q"), .long], help: "Print nothing; the exit status says it all.")
+    var quiet = false
+
+    func validate() throws {
+        if ipv4Only && ipv6Only { throw ValidationError("-4 and -6 exclude each other; give at most one.") }
+        if let timeout, !(timeout > 0 && timeout <= 86_400) {
+            throw ValidationError("--timeout must be a number of seconds above 0 and at most 86400, not \(timeout).")
+        }
+        for name in interface where name.isEmpty || name.utf8.count > 15 || name.contains("/") {
+            throw ValidationError("'\(name)' is not an interface name (1-15 characters, no '/').")
+        }
+    }
+
+    var effectiveFormat: OutputFormat { json ? .json : format }
+
+    var families: Set<AddressFamily> {
+        if ipv4Only { return [.ipv4] }
+        if ipv6Only { return [.ipv6] }
+        return Set(AddressFamily.allCases)
+    }
+}
