@@ -40,6 +40,7 @@ let package = Package(
         .testTarget(name: "NetprobeHTTPTests", dependencies: ["NetprobeHTTP", "NetprobeCore"]),
         .testTarget(name: "NetprobeLinkTests", dependencies: ["NetprobeLink", "NetprobeCore"]),
         .testTarget(name: "NetprobeCLITests", dependencies: ["NetprobeCore"]),
+        .testTarget(name: "NetprobeWaitTests", dependencies: ["NetprobeCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

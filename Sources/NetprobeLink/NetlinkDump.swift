@@ -13,6 +13,7 @@ struct NetlinkDump {
     struct Inconsistent: Error {}
 
     static let localTable: UInt32 = 255  // RT_TABLE_LOCAL: our own addresses, never a way out.
+    static let mainTable = 254  // RT_TABLE_MAIN
 
     static func read(sysfsRoot: String) throws(NetlinkError) -> Result<NetlinkDump, Inconsistent> {
         let socket = try NetlinkSocket()
@@ -45,11 +46,17 @@ struct NetlinkDump {
         guard consistent else { return .failure(Inconsistent()) }
 
         interfaces.sort { $0.index < $1.index }
-        defaultRoutes.sort {
-            ($0.family == .ipv4 ? 0 : 1, $0.metric, $0.table, $0.interfaceIndex ?? 0)
-                < ($1.family == .ipv4 ? 0 : 1, $1.metric, $1.table, $1.interfaceIndex ?? 0)
-        }
+        defaultRoutes.sort(by: routeOrder)
         return .success(NetlinkDump(interfaces: interfaces, defaultRoutes: defaultRoutes))
+    }
+
+    /// IPv4 first, then the main table (what plain routing uses) before policy
+    /// tables, then by metric: the route the kernel would pick comes first.
+    static func routeOrder(_ a: DefaultRoute, _ b: DefaultRoute) -> Bool {
+        func key(_ r: DefaultRoute) -> (Int, Int, Int, Int, Int) {
+            (r.family == .ipv4 ? 0 : 1, r.table == mainTable ? 0 : 1, r.metric, r.table, r.interfaceIndex ?? 0)
+        }
+        return key(a) < key(b)
     }
 
     private static func interface(from link: OpaquePointer, sysfsRoot: String) -> NetworkInterface {

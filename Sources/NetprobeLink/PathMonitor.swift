@@ -28,7 +28,12 @@ public final class PathMonitor {
     private let socket: NetlinkSocket
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 
-    public init() throws(NetlinkError) {
+    public convenience init() throws(NetlinkError) {
+        try self.init(receiveBufferBytes: Self.receiveBufferBytes)
+    }
+
+    /// `receiveBufferBytes` is adjustable so tests can provoke an overflow.
+    init(receiveBufferBytes: Int32) throws(NetlinkError) {
         socket = try NetlinkSocket()
         // We only receive notifications and never send requests, so there are no sequence numbers to check.
         nl_socket_disable_seq_check(socket.handle)
@@ -39,7 +44,7 @@ public final class PathMonitor {
             try NetlinkError.check(nl_socket_add_membership(socket.handle, Int32(group.rawValue)), "nl_socket_add_membership")
         }
         // The kernel caps this at net.core.rmem_max; a smaller buffer only means earlier .overflow.
-        _ = nl_socket_set_buffer_size(socket.handle, Self.receiveBufferBytes, 0)
+        _ = nl_socket_set_buffer_size(socket.handle, receiveBufferBytes, 0)
         try NetlinkError.check(nl_socket_set_nonblocking(socket.handle), "nl_socket_set_nonblocking")
     }
 

@@ -17,7 +17,7 @@ enum ResolvConf {
     static func parse(_ text: String, source: String) -> DNSConfiguration {
         var servers: [String] = []
         var searchDomains: [String] = []
-        for rawLine in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+        for rawLine in text.split(whereSeparator: \.isNewline) {
             let line = rawLine.prefix { $0 != "#" && $0 != ";" }
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
             guard let keyword = words.first else { continue }
@@ -60,9 +60,10 @@ enum ResolvConf {
     }
 
     private static func ipv6Bytes(_ text: String) -> [UInt8]? {
-        let bare = text.split(separator: "%", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        let parts = text.split(separator: "%", maxSplits: 1, omittingEmptySubsequences: false)
+        if parts.count == 2 && parts[1].isEmpty { return nil }  // "fe80::1%" names no zone
         var address = in6_addr()
-        guard inet_pton(AF_INET6, String(bare), &address) == 1 else { return nil }
+        guard inet_pton(AF_INET6, String(parts[0]), &address) == 1 else { return nil }
         return withUnsafeBytes(of: address) { Array($0) }
     }
 }

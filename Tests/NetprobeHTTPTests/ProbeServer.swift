@@ -38,7 +38,8 @@ final class ProbeServer {
             guard process.isRunning else { break }
             usleep(50_000)
         }
-        stop()
+        Self.terminate(process)
+        try? FileManager.default.removeItem(at: directory)
         throw ServerStartError(script: Self.script.path)
     }
 
@@ -48,13 +49,16 @@ final class ProbeServer {
 
     /// SIGTERM by PID, then a bounded wait; SIGKILL if it does not go.
     func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
-            for _ in 0..<100 where process.isRunning { usleep(50_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-        }
+        Self.terminate(process)
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    private static func terminate(_ process: Process) {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGTERM)
+        for _ in 0..<100 where process.isRunning { usleep(50_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 }
 
@@ -70,7 +74,7 @@ final class ClosedPort {
     private let fd: Int32
 
     init() throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EBADF) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -86,6 +90,7 @@ final class ClosedPort {
             close(fd)
             throw POSIXError(.EADDRINUSE)
         }
+        self.fd = fd
         port = Int(UInt16(bigEndian: address.sin_port))
     }
 

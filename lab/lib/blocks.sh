@@ -85,7 +85,7 @@ tls_make() {
 
 # Files `ip netns exec` bind-mounts over /etc/... in the client namespace: an
 # empty resolv.conf (client_ipv4/6 add nameservers), a minimal hosts file and
-# an /etc/ssl whose only trusted CA is the lab's.
+# an /etc/ssl whose only trusted CA is the lab's, an empty /etc/netprobe.
 netns_etc() {
     local e=/etc/netns/$CLIENT_NS
     mkdir -p "$e/ssl/certs"
@@ -93,6 +93,8 @@ netns_etc() {
     printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n' >"$e/hosts"
     cp "$RUN/tls/ca.crt" "$e/ssl/certs/ca-certificates.crt"
     [[ -f /etc/ssl/openssl.cnf ]] && cp /etc/ssl/openssl.cnf "$e/ssl/openssl.cnf"
+    # Hide a machine-wide probes.json, so netprobe uses its built-in default set.
+    [[ -d /etc/netprobe ]] && mkdir -p "$e/netprobe"
     return 0
 }
 

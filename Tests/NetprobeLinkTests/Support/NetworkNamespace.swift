@@ -24,10 +24,16 @@ struct NetworkNamespace: Sendable {
 
     /// Runs many `ip` commands in one process (`ip -n NAME -batch FILE`).
     func ipBatch(_ commands: [String]) throws {
+        let file = try writeBatch(commands)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try Command.run(Command.ipPath, ["-n", name, "-batch", file])
+    }
+
+    /// Writes an `ip -batch` file; the caller removes it.
+    func writeBatch(_ commands: [String]) throws -> String {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString).batch")
         try commands.joined(separator: "\n").appending("\n").write(to: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: file) }
-        try Command.run(Command.ipPath, ["-n", name, "-batch", file.path])
+        return file.path
     }
 
     /// Runs `body` on a dedicated thread that has joined this namespace

@@ -1,0 +1,161 @@
+import Foundation
+import NetprobeCore
+import Testing
+
+/// Builders for small probes.json texts. The base quorum is 1 so that a case
+/// with one mistake should produce exactly one issue.
+private func probe(name: String = "p", url: String = "http://a.example/", extra: String = "",
+                   expect: String = #"{"status":[204]}"#) -> String {
+    #"{"name":"\#(name)","url":"\#(url)"\#(extra),"expect":\#(expect)}"#
+}
+
+private let second = probe(name: "q", url: "http://b.example/")
+
+private func doc(_ probes: [String] = [probe(), second], top: String = #""version":1,"quorum":1"#) -> String {
+    #"{\#(top),"probes":[\#(probes.joined(separator: ","))]}"#
+}
+
+struct ConfigErrorCase: Sendable, CustomTestStringConvertible {
+    var label: String
+    var json: String
+    /// The JSON path the issue must name.
+    var path: String
+    /// Fragments of what was expected / found that the message must contain.
+    var says: [String]
+    var testDescription: String { label }
+}
+
+private func bad(_ label: String, _ json: String, _ path: String, _ says: String...) -> ConfigErrorCase {
+    ConfigErrorCase(label: label, json: json, path: path, says: says)
+}
+
+@Suite struct ConfigErrorTests {
+    static let cases: [ConfigErrorCase] = [
+        bad("invalid JSON", #"{"version":1,"probes":["#, "$", "not valid JSON"),
+        bad("top level is an array", "[1, 2]", "$", "expected an object", "an array"),
+        bad("missing version", #"{"probes":[\#(probe())],"quorum":1}"#, "$.version", "missing", "1"),
+        bad("wrong version", doc(top: #""version":2,"quorum":1"#), "$.version", "expected 1", "found 2"),
+        bad("version is a string", doc(top: #""version":"1","quorum":1"#), "$.version", "integer", "a string"),
+        bad("missing probes", #"{"version":1,"quorum":1}"#, "$.probes", "missing", "non-empty array"),
+        bad("probes is an object", #"{"version":1,"quorum":1,"probes":{}}"#, "$.probes", "array", "an object"),
+        bad("empty probes", doc([]), "$.probes", "at least one probe", "empty array"),
+        bad("probe is a string", doc([#""p""#]), "$.probes[0]", "expected an object", "a string"),
+        bad("duplicate names", doc([probe(name: "x"), probe(name: "y", url: "http://b.example/"), probe(name: "x", url: "http://c.example/")]),
+            "$.probes[2].name", "duplicate", "\"x\"", "$.probes[0]"),
+        bad("unknown top-level key", doc(top: #""version":1,"quorum":1,"foo":true"#), "$.foo", "unknown key", "probes", "version"),
+        bad("unknown probe key", doc([probe(extra: #","bar":1"#), second]), "$.probes[0].bar", "unknown key", "url"),
+        bad("unknown expect key", doc([probe(expect: #"{"status":[204],"baz":1}"#), second]),
+            "$.probes[0].expect.baz", "unknown key", "status", "success_header"),
+        bad("unknown body key", doc([probe(expect: #"{"status":[204],"body":{"regex":"x"}}"#), second]),
+            "$.probes[0].expect.body.regex", "unknown key", "exact", "prefix", "contains"),
+        bad("unknown success_header key", doc([probe(expect: #"{"status":[204],"success_header":{"name":"X","value":"v","extra":1}}"#), second]),
+            "$.probes[0].expect.success_header.extra", "unknown key", "name", "value"),
+        bad("ftp URL", doc([probe(url: "ftp://a.example/x"), second]), "$.probes[0].url", "http:// or https://", "ftp://a.example/x"),
+        bad("file URL", doc([probe(url: "file:///etc/passwd"), second]), "$.probes[0].url", "http:// or https://", "file:///etc/passwd"),
+        bad("relative URL", doc([probe(url: "/generate_204"), second]), "$.probes[0].url", "absolute"),
+        bad("host-less URL", doc([probe(url: "http://"), second]), "$.probes[0].url", "with a host"),
+        bad("scheme-less URL", doc([probe(url: "a.example/x"), second]), "$.probes[0].url", "http:// or https://"),
+        bad("space in URL", doc([probe(url: "http://a.example/a b"), second]), "$.probes[0].url", "http:// or https://"),
+        bad("leading space in URL", doc([probe(url: " http://a.example/"), second]), "$.probes[0].url", "http:// or https://"),
+        bad("tab in URL", doc([probe(url: #"http://a.example/\tx"#), second]), "$.probes[0].url", "http:// or https://"),
+        bad("control character in URL", doc([probe(url: #"http://a.example/\u0007"#), second]), "$.probes[0].url", "http:// or https://"),
+        bad("DEL in URL", doc([probe(url: #"http://a.example/\u007f"#), second]), "$.probes[0].url", "http:// or https://"),
+        bad("URL is a number", doc([#"{"name":"p","url":42,"expect":{"status":[204]}}"#, second]), "$.probes[0].url", "a string", "a number"),
+        bad("missing URL", doc([#"{"name":"p","expect":{"status":[204]}}"#, second]), "$.probes[0].url", "missing"),
+        bad("missing name", doc([#"{"url":"http://a.example/","expect":{"status":[204]}}"#, second]), "$.probes[0].name", "missing"),
+        bad("bad name", doc([probe(name: "a b"), second]), "$.probes[0].name", "A-Z", "\"a b\""),
+        bad("missing expect", doc([#"{"name":"p","url":"http://a.example/"}"#, second]), "$.probes[0].expect", "missing", "status"),
+        bad("status not an array", doc([probe(expect: #"{"status":204}"#), second]), "$.probes[0].expect.status", "array", "a number"),
+        bad("status empty", doc([probe(expect: #"{"status":[]}"#), second]), "$.probes[0].expect.status", "non-empty", "empty array"),
+        bad("status missing", doc([probe(expect: #"{"body":{"exact":""}}"#), second]), "$.probes[0].expect.status", "missing"),
+        bad("status above 599", doc([probe(expect: #"{"status":[204,600]}"#), second]), "$.probes[0].expect.status[1]", "100-599", "600"),
+        bad("status below 100", doc([probe(expect: #"{"status":[99]}"#), second]), "$.probes[0].expect.status[0]", "100-599", "99"),
+        bad("status fraction", doc([probe(expect: #"{"status":[204.5]}"#), second]), "$.probes[0].expect.status[0]", "100-599", "204.5"),
+        bad("status string", doc([probe(expect: #"{"status":["204"]}"#), second]), "$.probes[0].expect.status[0]", "a string"),
+        bad("status boolean", doc([probe(expect: #"{"status":[true]}"#), second]), "$.probes[0].expect.status[0]", "a boolean"),
+        bad("body with two rules", doc([probe(expect: #"{"status":[200],"body":{"exact":"a","prefix":"b"}}"#), second]),
+            "$.probes[0].expect.body", "exactly one", "found 2"),
+        bad("body with no rule", doc([probe(expect: #"{"status":[200],"body":{}}"#), second]),
+            "$.probes[0].expect.body", "exactly one", "found 0"),
+        bad("body rule not a string", doc([probe(expect: #"{"status":[200],"body":{"prefix":7}}"#), second]),
+            "$.probes[0].expect.body.prefix", "a string", "a number"),
+        bad("success_header without value", doc([probe(expect: #"{"status":[200],"success_header":{"name":"X"}}"#), second]),
+            "$.probes[0].expect.success_header.value", "missing"),
+        bad("success_header name with colon", doc([probe(expect: #"{"status":[200],"success_header":{"name":"X:","value":"v"}}"#), second]),
+            "$.probes[0].expect.success_header.name", "header name"),
+        bad("family ipv5", doc([probe(extra: #","family":"ipv5""#), second]), "$.probes[0].family", "\"ipv4\" or \"ipv6\"", "ipv5"),
+        bad("family IPv4 upper case", doc([probe(extra: #","family":"IPv4""#), second]), "$.probes[0].family", "\"ipv4\" or \"ipv6\""),
+        bad("interface with slash", doc([probe(extra: #","interface":"a/b""#), second]), "$.probes[0].interface", "interface name"),
+        bad("empty operator", doc([probe(extra: #","operator":"""#), second]), "$.probes[0].operator", "non-empty"),
+        bad("quorum above distinct operators", doc(top: #""version":1,"quorum":3"#), "$.quorum", "at most 2", "found 3"),
+        bad("quorum counts operators, not probes",
+            doc([probe(extra: #","operator":"acme""#), probe(name: "q", url: "http://b.example/", extra: #","operator":"acme""#)],
+                top: #""version":1,"quorum":2"#),
+            "$.quorum", "at most 1", "found 2"),
+        bad("quorum 0", doc(top: #""version":1,"quorum":0"#), "$.quorum", "from 1", "found 0"),
+        bad("quorum fraction", doc(top: #""version":1,"quorum":1.5"#), "$.quorum", "integer", "1.5"),
+        bad("timeout 0", doc(top: #""version":1,"quorum":1,"timeout":0"#), "$.timeout", "from 0.1 to 3600", "found 0"),
+        bad("timeout too long", doc(top: #""version":1,"quorum":1,"timeout":7200"#), "$.timeout", "3600", "found 7200"),
+        bad("timeout a string", doc(top: #""version":1,"quorum":1,"timeout":"10"#), "$.timeout", "a number", "a string"),
+        bad("negative probe_timeout", doc(top: #""version":1,"quorum":1,"probe_timeout":-1"#), "$.probe_timeout", "from 0.1", "found -1"),
+        bad("max_body_bytes too small", doc(top: #""version":1,"quorum":1,"max_body_bytes":100"#), "$.max_body_bytes", "256", "found 100"),
+        bad("$schema not a string", doc(top: #""version":1,"quorum":1,"$schema":3"#), "$.$schema", "a string"),
+    ]
+
+    /// Each single mistake gives exactly one issue, naming the file, the path, and what was expected.
+    @Test(arguments: cases)
+    func reportsTheMistake(_ c: ConfigErrorCase) {
+        let issues = configIssues(c.json, file: "/etc/netprobe/probes.json")
+        #expect(issues.count == 1, "\(issues)")
+        let issue = issues.first { $0.path == c.path }
+        #expect(issue != nil, "no issue at \(c.path): \(issues)")
+        guard let issue else { return }
+        #expect(issue.file == "/etc/netprobe/probes.json")
+        for fragment in c.says {
+            #expect(issue.message.contains(fragment), "message \"\(issue.message)\" lacks \"\(fragment)\"")
+        }
+        #expect(issue.description == "/etc/netprobe/probes.json: \(c.path): \(issue.message)")
+    }
+
+    @Test func theBaseDocumentIsValid() {
+        #expect(configIssues(doc()) == [])
+        #expect(configIssues(doc(top: #""version":1,"quorum":2"#)) == [])
+    }
+
+    @Test(arguments: ["http://a.example", "https://a.example/x?y=1#z", "HTTP://A.EXAMPLE/", "http://198.51.100.7:8080/",
+                      "http://[2001:db8::1]/"])
+    func acceptedURLs(_ url: String) {
+        #expect(configIssues(doc([probe(url: url), second])) == [])
+    }
+
+    /// Every problem is reported in one run, not only the first.
+    @Test func collectsAllProblems() {
+        let json = doc([
+            probe(name: "a", url: "ftp://a.example/"),
+            probe(name: "b", url: "http://b.example/", expect: #"{"status":[700]}"#),
+            probe(name: "c", url: "http://c.example/", extra: #","family":"ipx""#),
+            probe(name: "a", url: "http://d.example/"),
+        ], top: #""version":2,"quorum":1,"foo":1"#)
+        let issues = configIssues(json, file: "many.json")
+        let paths = Set(issues.map(\.path))
+        let expected: Set = ["$.foo", "$.version", "$.probes[0].url", "$.probes[1].expect.status[0]", "$.probes[2].family"]
+        #expect(expected.isSubset(of: paths), "\(issues)")
+        #expect(issues.allSatisfy { $0.file == "many.json" })
+        let error = ConfigError(issues: issues)
+        #expect(error.description.split(separator: "\n").count == issues.count)
+    }
+
+    /// A probe rejected for its own mistake must not also shrink the operator count and
+    /// trigger a second, false complaint about a quorum the file satisfies.
+    @Test(arguments: [
+        doc([probe(url: "ftp://a.example/"), second], top: #""version":1,"quorum":2"#),
+        doc([#"{"name":"p","expect":{"status":[204]}}"#, second], top: #""version":1,"quorum":2"#),
+        doc([probe(expect: #"{"status":[]}"#), second], top: #""version":1,"quorum":2"#),
+        doc([probe()], top: #""version":1,"quorum":0"#),
+    ])
+    func oneMistakeIsOneIssue(_ json: String) {
+        let issues = configIssues(json)
+        #expect(issues.count == 1, "\(issues)")
+        #expect(!issues.contains { $0.path == "$.quorum" && $0.message.contains("at most") }, "\(issues)")
+    }
+}

@@ -1,0 +1,100 @@
+import NetprobeCore
+import Testing
+
+private let lo = NetworkInterface(name: "lo", index: 1, type: .loopback, up: true, carrier: true, operstate: "unknown", mtu: 65536,
+                                  addresses: [InterfaceAddress(family: .ipv4, address: "127.0.0.1", prefixLength: 8, scope: .host),
+                                              InterfaceAddress(family: .ipv6, address: "::1", prefixLength: 128, scope: .host)])
+
+private func link(_ name: String, _ index: Int, up: Bool = true, carrier: Bool = true, operstate: String = "up",
+                  _ addresses: [InterfaceAddress] = []) -> NetworkInterface {
+    NetworkInterface(name: name, index: index, type: .ethernet, up: up, carrier: carrier, operstate: operstate, mtu: 1500, addresses: addresses)
+}
+
+private let v4 = InterfaceAddress(family: .ipv4, address: "198.51.100.2", prefixLength: 24, scope: .global)
+private let v4b = InterfaceAddress(family: .ipv4, address: "203.0.113.2", prefixLength: 24, scope: .global)
+private let v6 = InterfaceAddress(family: .ipv6, address: "2001:db8::2", prefixLength: 64, scope: .global)
+private let v6LinkLocal = InterfaceAddress(family: .ipv6, address: "fe80::2", prefixLength: 64, scope: .link)
+private let v4LinkLocal = InterfaceAddress(family: .ipv4, address: "169.254.7.7", prefixLength: 16, scope: .link)
+private let v4Host = InterfaceAddress(family: .ipv4, address: "127.0.0.2", prefixLength: 8, scope: .host)
+
+private func route(_ family: AddressFamily, via gateway: String?, dev: String?, _ index: Int?) -> DefaultRoute {
+    DefaultRoute(family: family, gateway: gateway, interface: dev, interfaceIndex: index, metric: 100, table: 254)
+}
+
+private let v4Route = route(.ipv4, via: "198.51.100.1", dev: "eth0", 2)
+private let dns = DNSConfiguration(servers: ["198.51.100.1"], localStub: false, source: "/etc/resolv.conf")
+
+struct GateCase: Sendable, CustomTestStringConvertible {
+    var label: String
+    var links: [NetworkInterface]
+    var routes: [DefaultRoute]
+    var families: Set<AddressFamily> = [.ipv4, .ipv6]
+    var wanted: [String] = []
+    var expected: GateResult
+    var testDescription: String { label }
+}
+
+@Suite struct GateTests {
+    static let cases: [GateCase] = [
+        GateCase(label: "no interfaces", links: [], routes: [], expected: .offline(.noLink)),
+        GateCase(label: "only loopback", links: [lo], routes: [], expected: .offline(.noLink)),
+        GateCase(label: "interface administratively down", links: [lo, link("eth0", 2, up: false, carrier: false, operstate: "down", [v4])],
+                 routes: [v4Route], expected: .offline(.noLink)),
+        GateCase(label: "up but no carrier", links: [lo, link("eth0", 2, carrier: false, operstate: "lowerlayerdown", [v4])],
+                 routes: [v4Route], expected: .offline(.noLink)),
+        GateCase(label: "carrier but operstate down", links: [lo, link("eth0", 2, operstate: "down", [v4])],
+                 routes: [v4Route], expected: .offline(.noLink)),
+        GateCase(label: "up with no addresses", links: [lo, link("eth0", 2)], routes: [], expected: .offline(.noAddress)),
+        GateCase(label: "up with only link-local addresses", links: [lo, link("eth0", 2, [v6LinkLocal, v4LinkLocal])],
+                 routes: [route(.ipv6, via: "fe80::1", dev: "eth0", 2)], expected: .offline(.noAddress)),
+        GateCase(label: "up with only a host-scope address", links: [lo, link("eth0", 2, [v4Host])], routes: [v4Route],
+                 expected: .offline(.noAddress)),
+        GateCase(label: "global address on a down link only", links: [lo, link("eth0", 2, [v6LinkLocal]), link("eth1", 3, up: false, [v4])],
+                 routes: [v4Route], expected: .offline(.noAddress)),
+        GateCase(label: "address but no default route", links: [lo, link("eth0", 2, [v4, v6])], routes: [],
+                 expected: .offline(.noDefaultRoute)),
+        GateCase(label: "default route through a down interface",
+                 links: [lo, link("eth0", 2, [v4]), link("wlan0", 3, carrier: false, operstate: "dormant", [v4b])],
+                 routes: [route(.ipv4, via: "203.0.113.1", dev: "wlan0", 3)], expected: .offline(.noDefaultRoute)),
+        GateCase(label: "IPv4 address and default route", links: [lo, link("eth0", 2, [v4, v6LinkLocal])], routes: [v4Route],
+                 expected: .pass(families: [.ipv4], interfaces: ["eth0"])),
+        GateCase(label: "-4 with IPv4", links: [lo, link("eth0", 2, [v4])], routes: [v4Route], families: [.ipv4],
+                 expected: .pass(families: [.ipv4], interfaces: ["eth0"])),
+        GateCase(label: "-6 with only IPv4 configured", links: [lo, link("eth0", 2, [v4, v6LinkLocal])], routes: [v4Route],
+                 families: [.ipv6], expected: .offline(.noAddress)),
+        GateCase(label: "-6 with a global IPv6 address but only an IPv4 default route", links: [lo, link("eth0", 2, [v4, v6])],
+                 routes: [v4Route], families: [.ipv6], expected: .offline(.noDefaultRoute)),
+        GateCase(label: "IPv6 default via link-local gateway with a global address",
+                 links: [lo, link("eth0", 2, [v6LinkLocal, v6])], routes: [route(.ipv6, via: "fe80::1", dev: "eth0", 2)],
+                 expected: .pass(families: [.ipv6], interfaces: ["eth0"])),
+        GateCase(label: "dual stack", links: [lo, link("eth0", 2, [v4, v6])],
+                 routes: [v4Route, route(.ipv6, via: "fe80::1", dev: "eth0", 2)],
+                 expected: .pass(families: [.ipv4, .ipv6], interfaces: ["eth0"])),
+        GateCase(label: "two uplinks, both listed", links: [lo, link("eth0", 2, [v4]), link("wlan0", 3, [v4b])],
+                 routes: [v4Route, route(.ipv4, via: "203.0.113.1", dev: "wlan0", 3)],
+                 expected: .pass(families: [.ipv4], interfaces: ["eth0", "wlan0"])),
+        GateCase(label: "-i selects the routed interface", links: [lo, link("eth0", 2, [v4]), link("wlan0", 3, [v4b])],
+                 routes: [v4Route, route(.ipv4, via: "203.0.113.1", dev: "wlan0", 3)], wanted: ["wlan0"],
+                 expected: .pass(families: [.ipv4], interfaces: ["wlan0"])),
+        GateCase(label: "-i excludes the only routed interface", links: [lo, link("eth0", 2, [v4]), link("eth1", 3, [v4b])],
+                 routes: [v4Route], wanted: ["eth1"], expected: .offline(.noDefaultRoute)),
+        GateCase(label: "-i names a down interface", links: [lo, link("eth0", 2, [v4]), link("eth1", 3, up: false, [v4b])],
+                 routes: [v4Route], wanted: ["eth1"], expected: .offline(.noLink)),
+        GateCase(label: "-i names a missing interface", links: [lo, link("eth0", 2, [v4])], routes: [v4Route], wanted: ["wlan9"],
+                 expected: .offline(.noLink)),
+        GateCase(label: "-i lo is never an uplink", links: [lo, link("eth0", 2, [v4])], routes: [v4Route], wanted: ["lo"],
+                 expected: .offline(.noLink)),
+    ]
+
+    @Test(arguments: cases)
+    func evaluate(_ c: GateCase) {
+        let snapshot = PathSnapshot(interfaces: c.links, defaultRoutes: c.routes, dns: dns)
+        #expect(Gate.evaluate(snapshot, families: c.families, interfaces: c.wanted) == c.expected)
+    }
+
+    @Test func reasonCodes() {
+        #expect(GateResult.Reason.noLink.rawValue == "no-link")
+        #expect(GateResult.Reason.noAddress.rawValue == "no-address")
+        #expect(GateResult.Reason.noDefaultRoute.rawValue == "no-default-route")
+    }
+}

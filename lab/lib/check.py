@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Judge one netprobe run in the lab against a scenario's expectations.
+
+Reads netprobe's JSON report, its exit status, the wall-clock time the lab
+measured and the gateway's packet counters, then checks the expected exit
+status, verdict and reason, and every --check expression. A check is a Python
+expression evaluated with these names:
+
+  r          the JSON report (dict)
+  probes     r["probes"]
+  probe(h)   the probe whose URL host is h (e.g. probe("www.google.com"))
+  iface(n)   the interface named n from r["interfaces"]
+  status     netprobe's exit status
+  elapsed    wall-clock seconds the lab measured around netprobe
+  timeout    the --timeout given to netprobe
+  counters   gateway packet counters for client traffic, e.g. counters["client_syns"]
+
+Prints one summary line on success; on failure, each failed expectation with
+the values involved, and exits 1. Standard library only.
+"""
+
+import argparse
+import json
+import sys
+import urllib.parse
+
+
+def load_report(path):
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    try:
+        return json.loads(text), None
+    except json.JSONDecodeError as err:
+        return None, f"stdout is not one JSON object ({err}): {text[:400]!r}"
+
+
+def make_namespace(report, args, counters):
+    probes = report.get("probes") or []
+
+    def probe(host):
+        for p in probes:
+            if urllib.parse.urlsplit(p.get("url", "")).hostname == host:
+                return p
+        raise LookupError(f"no probe for host {host!r} (have {[p.get('url') for p in probes]})")
+
+    def iface(name):
+        for i in report.get("interfaces") or []:
+            if i.get("name") == name:
+                return i
+        raise LookupError(f"no interface {name!r}")
+
+    return {
+        "r": report, "probes": probes, "probe": probe, "iface": iface,
+        "status": args.exit, "elapsed": args.elapsed, "timeout": args.timeout,
+        "counters": counters,
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--report", required=True)
+    ap.add_argument("--exit", type=int, required=True)
+    ap.add_argument("--elapsed", type=float, required=True)
+    ap.add_argument("--timeout", type=float, required=True)
+    ap.add_argument("--counters", required=True)
+    ap.add_argument("--expect-exit", type=int)
+    ap.add_argument("--expect-verdict")
+    ap.add_argument("--expect-reason", help="a reason, or alternatives separated by |")
+    ap.add_argument("--check", action="append", default=[])
+    args = ap.parse_args()
+
+    with open(args.counters, encoding="utf-8") as f:
+        counters = json.load(f)
+    report, error = load_report(args.report)
+    failures = []
+    if error:
+        failures.append(error)
+    if args.expect_exit is not None and args.exit != args.expect_exit:
+        failures.append(f"exit status {args.exit}, expected {args.expect_exit}")
+    if report is not None:
+        if args.expect_verdict and report.get("verdict") != args.expect_verdict:
+            failures.append(f"verdict {report.get('verdict')!r}, expected {args.expect_verdict!r}")
+        if args.expect_reason and report.get("reason") not in args.expect_reason.split("|"):
+            failures.append(f"reason {report.get('reason')!r}, expected {args.expect_reason!r}")
+        ns = make_namespace(report, args, counters)
+        for expr in args.check:
+            try:
+                ok = eval(expr, {"__builtins__": __builtins__}, ns)  # scenario files are trusted repo code
+            except Exception as err:  # a failing lookup is a failed check, with its reason
+                failures.append(f"check `{expr}` raised {type(err).__name__}: {err}")
+                continue
+            if not ok:
+                failures.append(f"check `{expr}` is false")
+
+    if failures:
+        for f in failures:
+            print(f"  - {f}")
+        print(f"  counters: {json.dumps(counters, sort_keys=True)}")
+        sys.exit(1)
+    print(f"{report.get('verdict')} {report.get('reason')} duration_ms={report.get('duration_ms')}")
+
+
+if __name__ == "__main__":
+    main()
