@@ -28,9 +28,9 @@ public enum Classifier {
         case 300...399:
             return evidence(.portal, .redirect, matched: matched)
         case 200...299:
-            // Android's lesson: a 200 with no body where a 204 was expected is a broken
-            // proxy or middlebox, not a login page.
-            if observation.body.isEmpty && !observation.bodyTruncated && !spec.expect.statuses.contains(status) {
+            // Android's lesson: a 2xx with no body where something else was expected is a
+            // broken proxy or middlebox, not a login page.
+            if observation.body.isEmpty && !observation.bodyTruncated {
                 return evidence(.failure, .emptyBody, matched: matched)
             }
             return evidence(.portal, .wrongContent, matched: matched)
@@ -67,5 +67,22 @@ public enum Classifier {
     static func headerProvesSuccess(_ observation: ProbeObservation, _ expect: Expectation) -> Bool {
         guard let rule = expect.successHeader, let value = observation.header(rule.name) else { return false }
         return value.trimmingCharacters(in: .whitespaces).lowercased() == rule.value.lowercased()
+    }
+}
+
+extension Classifier {
+    /// DNS hijack evidence (ProbeObservation.remoteAddress): true when the probe's host *name*
+    /// led to an interception address (`AddressClass.isInterception`: private, loopback,
+    /// link-local, CGNAT, ULA, unspecified) and the probe did not answer correctly; false when
+    /// the address is fine, the probe succeeded (a correct answer proves the endpoint, wherever
+    /// it lives), or the URL names an IP literal or localhost (no DNS involved); nil when no
+    /// address is known (never sent, or it failed before connecting).
+    public static func dnsHijack(_ evidence: ProbeEvidence) -> Bool? {
+        guard evidence.outcome != .skipped, let address = evidence.observation?.remoteAddress,
+              let addressClass = AddressClass.of(address) else { return nil }
+        guard evidence.outcome != .success, let host = URLRules.httpHost(evidence.spec.url) else { return false }
+        let bare = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
+        if AddressClass.of(bare) != nil || bare == "localhost" || bare.hasSuffix(".localhost") { return false }
+        return addressClass.isInterception
     }
 }

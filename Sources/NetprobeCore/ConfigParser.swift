@@ -107,11 +107,15 @@ public struct ConfigParser {
         if let timeout = number(top, "timeout", at: "$", range: 0.1...3_600, integer: false) { config.timeout = timeout }
         if let timeout = number(top, "probe_timeout", at: "$", range: 0.1...3_600, integer: false) { config.probeTimeout = timeout }
         if let bytes = number(top, "max_body_bytes", at: "$", range: 256...1_048_576, integer: true) { config.maxBodyBytes = Int(bytes) }
+        let quorumIssuesBefore = issues.count
         let quorum = number(top, "quorum", at: "$", range: 1...1_000, integer: true)
+        let quorumSound = issues.count == quorumIssuesBefore
+        let probeIssuesBefore = issues.count
         config.probes = probes(top["probes"])
         if let quorum { config.quorum = Int(quorum) }
         let operators = config.operatorCount
-        if !config.probes.isEmpty && config.quorum > operators {
+        // Judged only on a sound probe list: a dropped probe would make the count, and so the message, wrong.
+        if quorumSound && issues.count == probeIssuesBefore && !config.probes.isEmpty && config.quorum > operators {
             fail("$.quorum", "expected at most \(operators) (the number of distinct probe operators), found \(config.quorum)")
         }
         return config

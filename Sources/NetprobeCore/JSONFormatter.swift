@@ -96,12 +96,18 @@ struct ReportDocument: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case schemaVersion = "schema_version"
-        case verdict, reason, portal, partial, timestamp, quorum, families, interfaces, dns, probes
+        case verdict, reason, portal, partial, timestamp, quorum, families, interfaces, dns, probes, capport, proxy
         case durationMs = "duration_ms"
+        case partialError = "partial_error"
+        case dnsHijack = "dns_hijack"
         case defaultRoutes = "default_routes"
     }
 
-    enum PortalKeys: String, CodingKey { case url, source, probe, status }
+    enum PortalKeys: String, CodingKey {
+        case url, source, probe, status, wispr
+        case loginURL = "login_url"
+        case locationName = "location_name"
+    }
     enum QuorumKeys: String, CodingKey { case required, success, portal }
 
     func encode(to encoder: Encoder) throws {
@@ -115,10 +121,17 @@ struct ReportDocument: Encodable {
             try nested.encode(portal.source, forKey: .source)
             try nested.encode(portal.probe, forKey: .probe)
             try nested.encode(portal.status, forKey: .status)
+            try nested.encode(portal.loginURL, forKey: .loginURL)
+            try nested.encode(portal.locationName, forKey: .locationName)
+            try nested.encode(portal.wispr.map(WISPrDocument.init), forKey: .wispr)
         } else {
             try container.encodeNil(forKey: .portal)
         }
         try container.encode(report.partial, forKey: .partial)
+        try container.encode(report.partialError, forKey: .partialError)
+        try container.encode(report.proxy, forKey: .proxy)
+        try container.encode(report.dnsHijack, forKey: .dnsHijack)
+        try container.encode(report.capport.map(CapportDocument.init), forKey: .capport)
         try container.encode(Rounding.ms(report.durationMs), forKey: .durationMs)
         try container.encode(Timestamp.iso8601(report.timestamp), forKey: .timestamp)
         var quorum = container.nestedContainer(keyedBy: QuorumKeys.self, forKey: .quorum)

@@ -15,6 +15,7 @@ struct ProbeDocument: Encodable {
         case remoteAddress = "remote_address"
         case skipReason = "skip_reason"
         case durationMs = "duration_ms"
+        case dnsHijack = "dns_hijack"
     }
 
     enum HeaderKeys: String, CodingKey {
@@ -45,6 +46,7 @@ struct ProbeDocument: Encodable {
         try container.encode(observation.map { $0.body.count }, forKey: .bodyBytes)
         try container.encode(observation.map(\.bodyTruncated), forKey: .bodyTruncated)
         try container.encode(observation?.remoteAddress, forKey: .remoteAddress)
+        try container.encode(Classifier.dnsHijack(evidence), forKey: .dnsHijack)
         try container.encode(observation.map { Rounding.ms($0.timings.totalMs) }, forKey: .durationMs)
         let error = observation?.transportError.flatMap { $0.kind == .cancelled ? nil : $0.message }
         try container.encode(error, forKey: .error)

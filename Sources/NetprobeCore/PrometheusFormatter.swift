@@ -20,6 +20,7 @@ public enum PrometheusFormatter {
             out.gauge("netprobe_portal_info", "The captive portal's login URL when known (always 1).",
                       [([("url", portal.url ?? ""), ("source", portal.source ?? "")], 1)])
         }
+        portalMetrics(report, into: &out)
         let probes = report.probes
         out.gauge("netprobe_probe_success", "1 when the probe answered exactly as expected.",
                   probes.map { ([("probe", $0.spec.name)], $0.outcome == .success ? 1 : 0) })

@@ -8,12 +8,22 @@ public struct PortalInfo: Sendable, Equatable {
     /// The probe whose answer revealed the portal.
     public var probe: String?
     public var status: Int?
+    /// The WISPr LoginURL, resolved against the probe URL (the page a WISPr client would post to).
+    public var loginURL: String?
+    /// The venue's name, from WISPr LocationName.
+    public var locationName: String?
+    /// Everything the page's WISPr XML said, when it had any.
+    public var wispr: WISPrInfo?
 
-    public init(url: String? = nil, source: String? = nil, probe: String? = nil, status: Int? = nil) {
+    public init(url: String? = nil, source: String? = nil, probe: String? = nil, status: Int? = nil,
+                loginURL: String? = nil, locationName: String? = nil, wispr: WISPrInfo? = nil) {
         self.url = url
         self.source = source
         self.probe = probe
         self.status = status
+        self.loginURL = loginURL
+        self.locationName = locationName
+        self.wispr = wispr
     }
 }
 
@@ -33,6 +43,14 @@ public struct Report: Sendable, Equatable {
     public var families: [AddressFamily]
     public var path: PathSnapshot
     public var probes: [ProbeEvidence]
+    /// The Captive Portal API (RFC 8908) when one is known: null in JSON otherwise.
+    public var capport: CapportReport?
+    /// Correct answers came through a transparent proxy (see `NetworkInsights.proxy`).
+    public var proxy = false
+    /// When `partial` is true: which HTTPS probe failed and how.
+    public var partialError: String?
+    /// A probe host name led to a private, loopback, link-local, CGNAT, ULA or unspecified address.
+    public var dnsHijack = false
 
     public init(verdict: Verdict, reason: String, portal: PortalInfo?, partial: Bool?, durationMs: Double, timestamp: Date,
                 quorumRequired: Int, successOperators: Int, portalOperators: Int, families: [AddressFamily],
@@ -62,24 +80,18 @@ public struct Report: Sendable, Equatable {
 }
 
 public enum PortalLocator {
-    /// The login URL from the strongest portal evidence: a redirect's Location,
-    /// resolved against the probe URL when relative.
+    /// Where to log in, from the probes alone (no Captive Portal API); the precedence
+    /// of the sources is documented at `locate(_:capport:)`.
     public static func locate(_ evidence: [ProbeEvidence]) -> PortalInfo? {
-        let portal = evidence.filter { $0.outcome == .portal }
-        guard let first = portal.first else { return nil }
-        for item in portal {
-            guard let observation = item.observation, let location = observation.header("location"),
-                  let resolved = resolve(location, against: item.spec.url) else { continue }
-            return PortalInfo(url: resolved, source: "redirect", probe: item.spec.name, status: observation.status)
-        }
-        return PortalInfo(url: nil, source: nil, probe: first.spec.name, status: first.observation?.status)
+        locate(evidence, capport: nil)
     }
 
     public static func resolve(_ location: String, against base: String) -> String? {
         let trimmed = location.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, let baseURL = URL(string: base), let url = URL(string: trimmed, relativeTo: baseURL) else { return nil }
         let absolute = url.absoluteString
-        guard let scheme = URL(string: absolute)?.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
+        // "http:", "http:///x" and the like resolve to URLs with no host: nothing a person could open.
+        guard URLRules.httpHost(absolute) != nil else { return nil }
         return absolute
     }
 }

@@ -16,7 +16,7 @@ public enum TerminalText {
             case 0x0D: out += "\\r"
             case 0x00...0x1F, 0x7F:
                 out += "\\x" + hex(scalar.value, width: 2)
-            case 0x80...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+            case 0x80...0x9F, 0x061C, 0x200B...0x200F, 0x2028...0x202E, 0x2060...0x2069, 0xFEFF:
                 out += "\\u{" + hex(scalar.value, width: 4) + "}"
             default:
                 out.unicodeScalars.append(scalar)

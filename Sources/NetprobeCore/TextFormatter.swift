@@ -11,17 +11,9 @@ public enum TextFormatter {
         case .offline: word = palette.red(palette.bold("offline"))
         }
         lines.append("\(word)  \(report.reason): \(ReasonText.explain(report.reason))")
-        if let portal = report.portal {
-            if let url = portal.url {
-                lines.append("  log in at: \(palette.bold(TerminalText.escape(url)))" + (portal.source.map { "  (from \($0))" } ?? ""))
-            } else {
-                lines.append("  log in at: unknown (open any http:// page in a browser)")
-            }
-        }
+        lines.append(contentsOf: portalLines(report, palette: palette))
         lines.append("  quorum: \(report.successOperators) operator(s) validated, \(report.portalOperators) intercepted, \(report.quorumRequired) required")
-        if let partial = report.partial {
-            lines.append(partial ? "  partial: HTTP works but HTTPS failed" : "  https: validated")
-        }
+        lines.append(contentsOf: networkLines(report))
         lines.append(contentsOf: pathLines(report.path))
         if !report.probes.isEmpty {
             lines.append("  probes:")

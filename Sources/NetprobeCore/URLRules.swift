@@ -3,11 +3,21 @@ import Foundation
 enum URLRules {
     /// The host of an absolute http(s) URL, or nil when the URL is anything else.
     static func httpHost(_ text: String) -> String? {
-        guard text.count <= 2048, !text.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7f } ?? false }),
+        guard text.count <= 2048,
+              !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || Self.isControlOrFormat($0) }),
               let components = URLComponents(string: text),
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = components.host, !host.isEmpty
+              let host = components.host, !host.isEmpty,
+              (components.port.map { (1...65_535).contains($0) } ?? true)
         else { return nil }
         return host.lowercased()
+    }
+
+    /// C0/C1 controls, DEL, and invisible format characters such as bidi overrides.
+    static func isControlOrFormat(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format: return true
+        default: return false
+        }
     }
 }

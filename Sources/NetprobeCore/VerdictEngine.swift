@@ -1,8 +1,10 @@
 /// The verdict engine: a pure function from the evidence so far to a verdict,
 /// which also says whether any still-pending probe could change it.
 ///
-/// Rules (documented in netprobe(1)), with S = operators that answered correctly,
-/// P = operators whose answers show interception, q = the quorum:
+/// Rules (documented in netprobe(1)), with S = operators with a probe that answered correctly,
+/// P = other operators with a probe whose answer shows interception (a portal answer, or a
+/// host name that resolved to a private or reserved address), q = the quorum:
+///   API captive       -> portal   (the Captive Portal API says captive: authoritative)
 ///   P >= q            -> portal   (independent endpoints agree traffic is intercepted,
 ///                                  even when other hosts are let through: allow-listing)
 ///   S >= q            -> online   (one lying or dead endpoint cannot make or break this)
@@ -37,14 +39,23 @@ public struct Decision: Sendable, Equatable {
 }
 
 public enum VerdictEngine {
-    public static func decide(quorum: Int, settled: [ProbeEvidence], pending: [ProbeSpec]) -> Decision {
+    /// `capport`: the Captive Portal API's state. `captive: true` makes the verdict portal whatever
+    /// the probes say (the network's own authoritative word); `captive: false` changes nothing; while
+    /// the API's answer is pending the verdict is never final, so its answer (and the session's
+    /// remaining time) makes it into the report — within the command's deadline.
+    public static func decide(quorum: Int, settled: [ProbeEvidence], pending: [ProbeSpec],
+                              capport: CapportSignal = .absent) -> Decision {
         let answered = settled.filter { $0.outcome != .skipped }
+        let captive = capport == .settled(captive: true)
+        // An operator may count in both sets: interception seen on one of its probes is not
+        // excused by another of its probes getting through (portals allow-list hosts).
         let successOps = Set(answered.filter { $0.outcome == .success }.map(\.spec.operatorName))
         let portalOps = Set(answered.filter { $0.outcome == .portal }.map(\.spec.operatorName))
         let pendingOps = Set(pending.map(\.operatorName))
         let canAddSuccess = pendingOps.subtracting(successOps).count
         let canAddPortal = pendingOps.subtracting(portalOps).count
 
+        // Both counts only grow as probes land, so checking every reachable pair of counts is exhaustive.
         let now = verdict(success: successOps.count, portal: portalOps.count, quorum: quorum)
         var isFinal = true
         outer: for extraSuccess in 0...canAddSuccess {
@@ -56,7 +67,7 @@ public enum VerdictEngine {
         }
         return Decision(
             verdict: now,
-            reason: reason(for: now, answered: answered, successOps: successOps.count),
+            reason: reason(for: now, answered: answered, successOps: successOps.count, captive: captive),
             isFinal: isFinal,
             partial: partial(answered),
             successOperators: successOps.count,
@@ -65,14 +76,18 @@ public enum VerdictEngine {
         )
     }
 
-    static func verdict(success: Int, portal: Int, quorum: Int) -> Verdict {
+    static func verdict(success: Int, portal: Int, quorum: Int, captive: Bool = false) -> Verdict {
+        if captive { return .portal }
         if portal >= quorum { return .portal }
         if success >= quorum { return .online }
         if portal >= 1 { return .portal }
         return .offline
     }
 
-    static func reason(for verdict: Verdict, answered: [ProbeEvidence], successOps: Int) -> String {
+    /// Portal reasons, strongest first: http-511 and http-redirect (the portal speaking on a probe),
+    /// capport-captive (the network's API says so), dns-hijack (a probe name led to a private or
+    /// reserved address), wrong-content (another page than expected).
+    static func reason(for verdict: Verdict, answered: [ProbeEvidence], successOps: Int, captive: Bool = false) -> String {
         switch verdict {
         case .online:
             return "probes-validated"
@@ -80,6 +95,8 @@ public enum VerdictEngine {
             let classes = Set(answered.filter { $0.outcome == .portal }.compactMap(\.errorClass))
             if classes.contains(.authRequired) { return "http-511" }
             if classes.contains(.redirect) { return "http-redirect" }
+            if captive { return "capport-captive" }
+            if answered.contains(where: { Classifier.dnsHijack($0) == true }) { return "dns-hijack" }
             return "wrong-content"
         case .offline:
             if successOps > 0 { return "quorum-not-met" }

@@ -14,7 +14,7 @@ final class Transfer {
     let index: Int
     let request: ProbeRequest
     let handle: UnsafeMutableRawPointer
-    /// When it was handed to the multi handle: the fallback for timings of transfers we end ourselves.
+    /// Created just before it is handed to the multi handle: the clock for transfers we end ourselves.
     let started: ContinuousClock.Instant
     private let collector: ResponseCollector
     private let errorBuffer: UnsafeMutablePointer<CChar>

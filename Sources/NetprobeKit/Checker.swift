@@ -10,14 +10,21 @@ public struct CheckOptions: Sendable {
     /// Hard deadline for the whole check, in seconds.
     public var timeout: Double
     public var caBundle: String?
+    /// `--capport-url`: the Captive Portal API URI to ask, instead of the one the network announced.
+    public var capportURL: String?
+    /// Where announced Captive Portal API URIs are looked up (tests point it at fixtures).
+    public var capportDiscovery: CapportDiscovery
 
     public init(config: ProbeConfig, families: Set<AddressFamily> = Set(AddressFamily.allCases), interfaces: [String] = [],
-                timeout: Double? = nil, caBundle: String? = nil) {
+                timeout: Double? = nil, caBundle: String? = nil, capportURL: String? = nil,
+                capportDiscovery: CapportDiscovery = .system()) {
         self.config = config
         self.families = families
         self.interfaces = interfaces
         self.timeout = timeout ?? config.timeout
         self.caBundle = caBundle
+        self.capportURL = capportURL
+        self.capportDiscovery = capportDiscovery
     }
 }
 
@@ -79,18 +86,26 @@ public final class Checker {
         case .pass(let families, let through):
             let plan = ProbePlan(config: config, families: families, interfaces: options.interfaces, through: through,
                                  timeout: options.timeout, caBundle: options.caBundle)
-            let evidence = try probe(plan, quorum: config.quorum, deadline: deadline)
+            let api = CaptivePortalAPI.discover(options, path: path, families: families, through: through)
+            let (evidence, capport) = try probe(plan, quorum: config.quorum, api: api, deadline: deadline)
             let settled = evidence.filter { $0.outcome != .skipped }
-            var decision = VerdictEngine.decide(quorum: config.quorum, settled: settled, pending: [])
-            if plan.specs.isEmpty { decision.reason = "no-probes" }
+            var decision = VerdictEngine.decide(quorum: config.quorum, settled: settled, pending: [],
+                                                capport: CapportSignal(capport))
+            if plan.specs.isEmpty && decision.verdict == .offline { decision.reason = "no-probes" }
             let all = evidence + plan.filtered.map { .skipped($0, because: .filtered) }
             let ordered = config.probes.compactMap { spec in all.first { $0.spec.name == spec.name } }
-            return report(decision, ordered, families: families)
+            var result = report(decision, ordered, families: families)
+            result.addInsights(capport: capport)
+            return result
         }
     }
 
-    private func probe(_ plan: ProbePlan, quorum: Int, deadline: ContinuousClock.Instant) throws(CheckError) -> [ProbeEvidence] {
-        guard !plan.requests.isEmpty else { return [] }
+    /// Runs the probes and, when there is one to ask, the Captive Portal API query alongside them.
+    private func probe(_ plan: ProbePlan, quorum: Int, api: CaptivePortalAPI.Query?,
+                       deadline: ContinuousClock.Instant) throws(CheckError) -> ([ProbeEvidence], CapportReport?) {
+        var requests = plan.requests
+        if let request = api?.request { requests.append(request) }
+        guard !requests.isEmpty else { return ([], api?.report) }
         let runner: ProbeRunner
         if let existing = self.runner {
             runner = existing
@@ -105,14 +120,20 @@ public final class Checker {
         let specs = Dictionary(uniqueKeysWithValues: plan.specs.map { ($0.name, $0) })
         var settled: [ProbeEvidence] = []
         var pending = plan.specs
-        let observations = runner.run(plan.requests, deadline: deadline) { observation in
-            guard let spec = specs[observation.name] else { return true }
-            settled.append(Classifier.classify(observation, for: spec))
-            pending.removeAll { $0.name == observation.name }
-            return !VerdictEngine.decide(quorum: quorum, settled: settled, pending: pending).isFinal
+        var capport: CapportSignal = api?.request == nil ? .absent : .pending
+        let observations = runner.run(requests, deadline: deadline) { observation in
+            if let api, observation.name == CaptivePortalAPI.requestName {
+                capport = CapportSignal(api.api.report(from: observation))
+            } else if let spec = specs[observation.name] {
+                settled.append(Classifier.classify(observation, for: spec))
+                pending.removeAll { $0.name == observation.name }
+            }
+            return !VerdictEngine.decide(quorum: quorum, settled: settled, pending: pending, capport: capport).isFinal
         }
-        return observations.compactMap { observation in
+        let evidence = observations.compactMap { observation in
             specs[observation.name].map { Classifier.classify(observation, for: $0) }
         }
+        let answer = observations.first { $0.name == CaptivePortalAPI.requestName }
+        return (evidence, answer.flatMap { api?.api.report(from: $0) } ?? api?.report)
     }
 }

@@ -7,15 +7,15 @@ import NetprobeCore
 struct NetlinkDump {
     var interfaces: [NetworkInterface]
     var defaultRoutes: [DefaultRoute]
-
-    /// Thrown (internally) when the three dumps disagree, e.g. an address on an
-    /// interface that appeared after the link dump: the caller dumps again.
-    struct Inconsistent: Error {}
+    /// False when the three dumps disagreed (an address or route on an
+    /// interface missing from the link dump: something changed in between).
+    /// Such addresses are dropped and such routes keep no interface name.
+    var consistent: Bool
 
     static let localTable: UInt32 = 255  // RT_TABLE_LOCAL: our own addresses, never a way out.
     static let mainTable = 254  // RT_TABLE_MAIN
 
-    static func read(sysfsRoot: String) throws(NetlinkError) -> Result<NetlinkDump, Inconsistent> {
+    static func read(sysfsRoot: String) throws(NetlinkError) -> NetlinkDump {
         let socket = try NetlinkSocket()
         let links = try NetlinkCache("rtnl_link_alloc_cache") { rtnl_link_alloc_cache(socket.handle, AF_UNSPEC, $0) }
         let addresses = try NetlinkCache("rtnl_addr_alloc_cache") { rtnl_addr_alloc_cache(socket.handle, $0) }
@@ -38,16 +38,17 @@ struct NetlinkDump {
         routes.forEach { object in
             guard var route = defaultRoute(from: object) else { return }
             if let index = route.interfaceIndex {
-                guard let position = positionByIndex[index] else { consistent = false; return }
-                route.interface = interfaces[position].name
+                if let position = positionByIndex[index] {
+                    route.interface = interfaces[position].name
+                } else {
+                    consistent = false
+                }
             }
             defaultRoutes.append(route)
         }
-        guard consistent else { return .failure(Inconsistent()) }
-
         interfaces.sort { $0.index < $1.index }
         defaultRoutes.sort(by: routeOrder)
-        return .success(NetlinkDump(interfaces: interfaces, defaultRoutes: defaultRoutes))
+        return NetlinkDump(interfaces: interfaces, defaultRoutes: defaultRoutes, consistent: consistent)
     }
 
     /// IPv4 first, then the main table (what plain routing uses) before policy

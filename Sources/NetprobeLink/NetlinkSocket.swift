@@ -34,8 +34,8 @@ final class NetlinkCache {
     init(_ operation: String, fill: (UnsafeMutablePointer<OpaquePointer?>) -> Int32) throws(NetlinkError) {
         var cache: OpaquePointer?
         let result = fill(&cache)
+        // On failure libnl has already freed the cache and left `cache` unset.
         guard result >= 0, let cache else {
-            if let cache { nl_cache_free(cache) }
             throw NetlinkError(code: result < 0 ? result : NLE_NOMEM, operation: operation)
         }
         handle = cache

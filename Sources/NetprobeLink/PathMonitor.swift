@@ -81,7 +81,8 @@ public final class PathMonitor {
         var overflowed = false
         for _ in 0..<4096 {
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            if count >= 0 { continue }
+            if count > 0 { continue }
+            if count == 0 { return overflowed }  // nothing more to read
             switch errno {
             case EINTR: continue
             case ENOBUFS: overflowed = true  // the next recv returns the messages that did fit
@@ -93,19 +94,18 @@ public final class PathMonitor {
 
     /// poll(2) until the socket is readable (true) or `deadline` passes (false).
     private func waitReadable(until deadline: ContinuousClock.Instant?) -> Bool {
-        let clock = ContinuousClock()
         while true {
-            var milliseconds: Int32 = -1
+            var milliseconds: Int32 = -1  // no deadline: wait forever
             if let deadline {
-                let remaining = clock.now.duration(to: deadline)
-                if remaining <= .zero { milliseconds = 0 } else { milliseconds = Self.roundedUpMilliseconds(remaining) }
+                let remaining = ContinuousClock.now.duration(to: deadline)
+                milliseconds = remaining > .zero ? Self.roundedUpMilliseconds(remaining) : 0
             }
             var entry = pollfd(fd: socket.fileDescriptor, events: Int16(POLLIN), revents: 0)
             let ready = poll(&entry, 1, milliseconds)
             if ready > 0 { return true }
+            // A signal cut the wait short: wait again for the remaining time.
             if ready < 0 && errno == EINTR { continue }
-            // Timed out, or poll itself failed (nothing sane to retry): report quiet.
-            if ready == 0 && milliseconds != 0, let deadline, clock.now < deadline { continue }
+            // Timed out (or poll failed, which retrying would not fix).
             return false
         }
     }

@@ -11,7 +11,7 @@ public struct PathReader: Sendable {
     public var resolvConfPath: String
     public var sysfsRoot: String
 
-    /// How often a dump disturbed by concurrent changes is retried before giving up.
+    /// How many times a read disturbed by concurrent changes is repeated.
     static let attempts = 5
 
     public init(resolvConfPath: String = "/etc/resolv.conf", sysfsRoot: String = "/sys/class/net") {
@@ -22,22 +22,21 @@ public struct PathReader: Sendable {
     /// One consistent snapshot from netlink: links, addresses, unicast default
     /// routes (IPv4+IPv6, all tables except local), DNS.
     ///
-    /// "Consistent": if the kernel flags a dump as interrupted (NLE_DUMP_INTR)
-    /// or the link, address and route dumps disagree about which interfaces
-    /// exist, the whole read is repeated (a few times, then NLE_DUMP_INTR is thrown).
+    /// libnl itself restarts a dump the kernel flags as interrupted. Links,
+    /// addresses and routes are three dumps, though: if they disagree about
+    /// which interfaces exist (something changed in between), the whole read
+    /// is repeated. On a host that never stops changing, the last attempt is
+    /// returned as it is, minus the addresses of vanished interfaces: a
+    /// slightly stale answer beats none.
     public func snapshot() throws(NetlinkError) -> PathSnapshot {
-        for _ in 1...Self.attempts {
-            let dump: NetlinkDump
-            do {
-                guard case .success(let consistent) = try NetlinkDump.read(sysfsRoot: sysfsRoot) else { continue }
-                dump = consistent
-            } catch where error.code == NLE_DUMP_INTR {
-                continue
-            }
-            return PathSnapshot(
-                interfaces: dump.interfaces, defaultRoutes: dump.defaultRoutes,
-                dns: ResolvConf.load(path: resolvConfPath))
+        var dump = try NetlinkDump.read(sysfsRoot: sysfsRoot)
+        var attempt = 1
+        while !dump.consistent && attempt < Self.attempts {
+            dump = try NetlinkDump.read(sysfsRoot: sysfsRoot)
+            attempt += 1
         }
-        throw NetlinkError(code: NLE_DUMP_INTR, operation: "snapshot (tables kept changing)")
+        return PathSnapshot(
+            interfaces: dump.interfaces, defaultRoutes: dump.defaultRoutes,
+            dns: ResolvConf.load(path: resolvConfPath))
     }
 }

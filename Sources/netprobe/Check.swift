@@ -23,7 +23,7 @@ struct Check: ParsableCommand {
             throw Output.fail("invalid configuration:\n\(error.description)", status: ExitStatus.badConfig)
         }
         let checkOptions = CheckOptions(config: config, families: options.families, interfaces: options.interface,
-                                        timeout: options.timeout, caBundle: options.caBundle)
+                                        timeout: options.timeout, caBundle: options.caBundle, capportURL: options.capportURL)
         let report: Report
         do {
             report = try Checker().run(checkOptions)

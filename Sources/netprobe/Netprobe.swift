@@ -24,7 +24,7 @@ struct Netprobe: ParsableCommand {
             See netprobe(1) for the verdict rules and every reason code.
             """,
         version: "0.1.0",
-        subcommands: [Check.self, Path.self, ConfigCommand.self],
+        subcommands: [Check.self, Path.self, ConfigCommand.self, Wait.self, Watch.self],
         defaultSubcommand: Check.self
     )
 }

@@ -31,6 +31,9 @@ struct ProbeOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("CA bundle for HTTPS probes (default: the system's).", valueName: "file"))
     var caBundle: String?
 
+    @Option(name: .long, help: ArgumentHelp("Captive Portal API (RFC 8908) to ask, an https URL; default: the one the network announced (DHCP option 114, via systemd-networkd, dhcpcd or dhclient).", valueName: "url"))
+    var capportURL: String?
+
     @Flag(name: [.customShort("q"), .long], help: "Print nothing; the exit status says it all.")
     var quiet = false
 
@@ -38,6 +41,10 @@ struct ProbeOptions: ParsableArguments {
         if ipv4Only && ipv6Only { throw ValidationError("-4 and -6 exclude each other; give at most one.") }
         if let timeout, !(timeout > 0 && timeout <= 86_400) {
             throw ValidationError("--timeout must be a number of seconds above 0 and at most 86400, not \(timeout).")
+        }
+        if let capportURL, capportURL != CapportReport.unrestrictedURI,
+           !(capportURL.lowercased().hasPrefix("https://") && PortalLocator.resolve(capportURL, against: capportURL) != nil) {
+            throw ValidationError("--capport-url must be an https:// URL (RFC 8908 requires TLS), not '\(capportURL)'.")
         }
         for name in interface where name.isEmpty || name.utf8.count > 15 || name.contains("/") {
             throw ValidationError("'\(name)' is not an interface name (1-15 characters, no '/').")

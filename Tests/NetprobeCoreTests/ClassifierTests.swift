@@ -111,7 +111,7 @@ private let loginPage = "<html><head><title>Hotel WiFi</title></head><body><form
 
     @Test func statusListWithSeveralCodes() {
         let spec = ProbeSpec(name: "multi", url: "http://a.example/", operatorName: "a",
-                             expect: Expectation(statuses: [200, 204], body: .exact("")))
+                             expect: NetprobeCore.Expectation(statuses: [200, 204], body: .exact("")))
         for status in [200, 204] {
             let evidence = Classifier.classify(Fixtures.observation(spec, status: status), for: spec)
             #expect(evidence.outcome == .success, "status \(status)")

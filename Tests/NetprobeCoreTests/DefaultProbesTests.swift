@@ -57,25 +57,25 @@ import Testing
         var name: String
         var url: String
         var operatorName: String
-        var expect: Expectation
+        var expect: NetprobeCore.Expectation
         var testDescription: String { name }
     }
 
     /// CONTRACT.md's table, each endpoint with its real expected answer.
     static let contract: [Row] = [
         Row(name: "apple", url: "http://captive.apple.com/hotspot-detect.html", operatorName: "apple",
-            expect: Expectation(statuses: [200], body: .contains("Success"))),
+            expect: NetprobeCore.Expectation(statuses: [200], body: .contains("Success"))),
         Row(name: "google", url: "http://connectivitycheck.gstatic.com/generate_204", operatorName: "google",
-            expect: Expectation(statuses: [204], body: .exact(""))),
+            expect: NetprobeCore.Expectation(statuses: [204], body: .exact(""))),
         Row(name: "firefox", url: "http://detectportal.firefox.com/success.txt", operatorName: "mozilla",
-            expect: Expectation(statuses: [200], body: .prefix("success"))),
+            expect: NetprobeCore.Expectation(statuses: [200], body: .prefix("success"))),
         Row(name: "microsoft", url: "http://www.msftconnecttest.com/connecttest.txt", operatorName: "microsoft",
-            expect: Expectation(statuses: [200], body: .exact("Microsoft Connect Test"))),
+            expect: NetprobeCore.Expectation(statuses: [200], body: .exact("Microsoft Connect Test"))),
         Row(name: "gnome", url: "http://nmcheck.gnome.org/check_network_status.txt", operatorName: "gnome",
-            expect: Expectation(statuses: [200], body: .prefix("NetworkManager is online"),
+            expect: NetprobeCore.Expectation(statuses: [200], body: .prefix("NetworkManager is online"),
                                 successHeader: HeaderRule(name: "X-NetworkManager-Status", value: "online"))),
         Row(name: "google-https", url: "https://www.google.com/generate_204", operatorName: "google",
-            expect: Expectation(statuses: [204])),
+            expect: NetprobeCore.Expectation(statuses: [204])),
     ]
 
     @Test(arguments: contract)
@@ -121,7 +121,7 @@ import Testing
         #expect(probe.family == .ipv6)
         #expect(probe.interface == "eth0")
         #expect(probe.operatorName == "2001:db8::1" || probe.operatorName == "[2001:db8::1]")
-        #expect(probe.expect == Expectation(statuses: [200, 204], body: .prefix("ok"),
+        #expect(probe.expect == NetprobeCore.Expectation(statuses: [200, 204], body: .prefix("ok"),
                                             successHeader: HeaderRule(name: "X-Status", value: "online")))
     }
 }

@@ -18,7 +18,7 @@ enum Fixtures {
     /// A probe of an arbitrary operator, for quorum cases the default set cannot express.
     static func customSpec(_ name: String, operator operatorName: String, https: Bool = false) -> ProbeSpec {
         ProbeSpec(name: name, url: (https ? "https://" : "http://") + "\(name).example/check", operatorName: operatorName,
-                  expect: Expectation(statuses: [204]))
+                  expect: NetprobeCore.Expectation(statuses: [204]))
     }
 
     /// What the HTTP layer hands over: header names lower-cased, body as bytes.

@@ -147,6 +147,15 @@ private func all(_ make: (String) -> Settled, https: Settled) -> [Settled] {
         }
     }
 
+    /// Every reason the engine gives is explained to people (text output and man page).
+    @Test func everyReasonIsExplained() {
+        let known = Set(ReasonText.all.map(\.code))
+        let given = Set(Self.cases.map(\.reason) + VerdictFinalityTests.cases.map(\.reason))
+            .union(["no-link", "no-address", "no-default-route"])
+        #expect(given.subtracting(known).isEmpty, "unexplained: \(given.subtracting(known).sorted())")
+        for code in given { #expect(ReasonText.explain(code) != code) }
+    }
+
     /// Settling order must not matter: the engine sees a set of evidence.
     @Test(arguments: cases)
     func orderDoesNotMatter(_ c: VerdictCase) {

@@ -2,6 +2,10 @@ import NetprobeCore
 import NetprobeHTTP
 import XCTest
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Each server behaviour, one probe at a time: what the observation records.
 final class ProbeRunnerAnswerTests: ServerTestCase {
     func testKnownAnswersComeBackInRequestOrder() throws {
@@ -105,6 +109,17 @@ final class ProbeRunnerAnswerTests: ServerTestCase {
         XCTAssertFalse(replaced.contains("cache-control: no-cache"))
         XCTAssertTrue(replaced.contains("user-agent: custom/1"))
         XCTAssertFalse(replaced.contains("netprobe/0.1"))
+    }
+
+    func testProxyEnvironmentIsIgnored() throws {
+        // A proxy that would refuse every connection: the probe must go direct anyway.
+        let closed = try ClosedPort()
+        let variables = ["http_proxy", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"]
+        for name in variables { setenv(name, "http://127.0.0.1:\(closed.port)", 1) }
+        defer { for name in variables { unsetenv(name) } }
+        let result = try runOne("/generate_204")
+        XCTAssertNil(result.transportError)
+        XCTAssertEqual(result.status, 204)
     }
 
     func testBodyCapKeepsTheAnswerAndFlagsTruncation() throws {

@@ -26,10 +26,10 @@ struct PathMonitorTests {
         return false
     }
 
-    @Test func quietNamespaceTimesOut() throws {
-        let (settled, event, elapsed) = try withNamespace { ns in
+    @Test func quietNamespaceTimesOut() async throws {
+        let (settled, event, elapsed) = try await withNamespace { ns in
             try addQuietLink(ns)
-            return try ns.inside {
+            return try await ns.inside {
                 let monitor = try PathMonitor()
                 let settled = Self.settle(monitor)
                 let start = ContinuousClock.now
@@ -42,10 +42,10 @@ struct PathMonitorTests {
         #expect(elapsed >= .milliseconds(250))  // it really waited
     }
 
-    @Test func addressRouteAndLinkChangesWakeTheMonitor() throws {
-        let results = try withNamespace { ns in
+    @Test func addressRouteAndLinkChangesWakeTheMonitor() async throws {
+        let results = try await withNamespace { ns in
             try addQuietLink(ns)
-            return try ns.inside {
+            return try await ns.inside {
                 let monitor = try PathMonitor()
                 #expect(monitor.fileDescriptor >= 0)
                 #expect(Self.settle(monitor))
@@ -71,10 +71,10 @@ struct PathMonitorTests {
 
     /// 100 down/up flaps, each its own `ip` process so they keep arriving while
     /// we wait: the debounce must fold them into a handful of wake-ups.
-    @Test func flappingLinkIsDebounced() throws {
-        let (wakeUps, status) = try withNamespace { ns in
+    @Test func flappingLinkIsDebounced() async throws {
+        let (wakeUps, status) = try await withNamespace { ns in
             try addQuietLink(ns)
-            return try ns.inside {
+            return try await ns.inside {
                 let monitor = try PathMonitor()
                 #expect(Self.settle(monitor))
                 let script = "for i in $(seq 100); do \(Command.ipPath) -n \(ns.name) link set d0 down; "
@@ -98,10 +98,10 @@ struct PathMonitorTests {
 
     /// With a tiny receive buffer a burst overflows it: the monitor must say
     /// .overflow (resynchronise), and keep working afterwards.
-    @Test func lostEventsAreReportedAsOverflow() throws {
-        let (first, afterwards) = try withNamespace { ns in
+    @Test func lostEventsAreReportedAsOverflow() async throws {
+        let (first, afterwards) = try await withNamespace { ns in
             try addQuietLink(ns)
-            return try ns.inside {
+            return try await ns.inside {
                 let monitor = try PathMonitor(receiveBufferBytes: 4096)
                 #expect(Self.settle(monitor))
                 try ns.ipBatch(Array(repeating: ["link set d0 down", "link set d0 up"], count: 100).flatMap { $0 })
@@ -116,11 +116,11 @@ struct PathMonitorTests {
     }
 
     /// The socket belongs to its namespace: changes elsewhere do not wake it.
-    @Test func changesInAnotherNamespaceAreNotSeen() throws {
-        let event = try withNamespace { watched in
-            try withNamespace { other in
+    @Test func changesInAnotherNamespaceAreNotSeen() async throws {
+        let event = try await withNamespace { watched in
+            try await withNamespace { other in
                 try addQuietLink(watched)
-                return try watched.inside {
+                return try await watched.inside {
                     let monitor = try PathMonitor()
                     #expect(Self.settle(monitor))
                     try other.ip("link", "add", "x0", "type", "veth", "peer", "name", "x0p")

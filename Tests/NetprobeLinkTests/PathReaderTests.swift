@@ -34,10 +34,10 @@ struct PathReaderTests {
         try ns.ip("route", "add", "203.0.113.128/25", "via", "198.51.100.1", "dev", "d0")
     }
 
-    @Test func readsInterfacesAddressesAndDefaultRoutes() throws {
-        let snapshot = try withNamespace { ns in
+    @Test func readsInterfacesAddressesAndDefaultRoutes() async throws {
+        let snapshot = try await withNamespace { ns in
             try buildLab(ns)
-            return try ns.inside { try PathReader().snapshot() }
+            return try await ns.inside { try PathReader().snapshot() }
         }
         #expect(snapshot.interfaces.map(\.name).sorted() == ["d0", "d0p", "lo", "va", "vb"])
         #expect(snapshot.interfaces.map(\.index) == snapshot.interfaces.map(\.index).sorted())
@@ -73,29 +73,29 @@ struct PathReaderTests {
         ])
     }
 
-    @Test func emptyNamespaceHasOnlyLoopbackAndNoRoute() throws {
-        let snapshot = try withNamespace { ns in try ns.inside { try PathReader().snapshot() } }
+    @Test func emptyNamespaceHasOnlyLoopbackAndNoRoute() async throws {
+        let snapshot = try await withNamespace { ns in try await ns.inside { try PathReader().snapshot() } }
         #expect(snapshot.interfaces.map(\.name) == ["lo"])
         #expect(snapshot.defaultRoutes.isEmpty)
     }
 
-    @Test func gatewaylessDefaultRouteNamesItsInterface() throws {
-        let routes = try withNamespace { ns in
+    @Test func gatewaylessDefaultRouteNamesItsInterface() async throws {
+        let routes = try await withNamespace { ns in
             try ns.ip("link", "add", "d0", "type", "veth", "peer", "name", "d0p")
             try ns.ip("link", "set", "d0p", "up")
             try ns.ip("link", "set", "d0", "up")
             try ns.ip("route", "add", "default", "dev", "d0")
-            return try ns.inside { try PathReader().snapshot().defaultRoutes }
+            return try await ns.inside { try PathReader().snapshot().defaultRoutes }
         }
         #expect(routes.count == 1)
         #expect(routes.first?.gateway == nil && routes.first?.interface == "d0" && routes.first?.metric == 0)
     }
 
-    @Test func classifiesTunnelsAndSoftwareDevices() throws {
-        let interfaces = try withNamespace { ns in
+    @Test func classifiesTunnelsAndSoftwareDevices() async throws {
+        let interfaces = try await withNamespace { ns in
             try ns.ip("tuntap", "add", "tun0", "mode", "tun")
             try ns.ip("link", "add", "br0", "type", "bridge")
-            return try ns.inside { try PathReader().snapshot().interfaces }
+            return try await ns.inside { try PathReader().snapshot().interfaces }
         }
         let tun = try #require(interfaces.first { $0.name == "tun0" })
         #expect(tun.type == .tunnel && tun.kind == "tun" && tun.hardwareAddress == nil)
@@ -103,10 +103,10 @@ struct PathReaderTests {
         #expect(bridge.type == .virtual && bridge.kind == "bridge")
     }
 
-    @Test func dnsComesFromTheConfiguredFile() throws {
+    @Test func dnsComesFromTheConfiguredFile() async throws {
         let fixture = try ResolvConfFixture.write(ResolvConfFixture.mixed)
         defer { ResolvConfFixture.remove(fixture) }
-        let dns = try withNamespace { ns in try ns.inside { try PathReader(resolvConfPath: fixture).snapshot().dns } }
+        let dns = try await withNamespace { ns in try await ns.inside { try PathReader(resolvConfPath: fixture).snapshot().dns } }
         #expect(dns.servers == ["127.0.0.53", "198.51.100.53", "2001:db8::53"])
         #expect(dns.localStub)
         #expect(dns.source == fixture)
@@ -114,8 +114,8 @@ struct PathReaderTests {
 
     /// Snapshots taken while interfaces come and go must still succeed (dumps
     /// interrupted by changes are retried) and be self-consistent.
-    @Test func snapshotsStayConsistentWhileTablesChange() throws {
-        try withNamespace { ns in
+    @Test func snapshotsStayConsistentWhileTablesChange() async throws {
+        try await withNamespace { ns in
             try ns.ip("link", "add", "d0", "type", "veth", "peer", "name", "d0p")
             try ns.ip("link", "set", "d0p", "up")
             try ns.ip("link", "set", "d0", "up")
@@ -131,7 +131,7 @@ struct PathReaderTests {
             defer { try? FileManager.default.removeItem(atPath: batchFile) }
             let churn = try Command.start(Command.ipPath, ["-n", ns.name, "-batch", batchFile])
             // Snapshot for as long as the churn runs (bounded), then check each one.
-            let snapshots = try ns.inside {
+            let snapshots = try await ns.inside {
                 var taken: [PathSnapshot] = []
                 while taken.count < 20 || (churn.isRunning && taken.count < 500) {
                     taken.append(try PathReader().snapshot())

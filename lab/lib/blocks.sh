@@ -108,9 +108,17 @@ client_ipv4() {
     echo "nameserver $GW_V4" >>"/etc/netns/$CLIENT_NS/resolv.conf"
 }
 
-# client_ipv6 [--no-default-route]: the same for IPv6.
+# client_ipv6 [--no-default-route | --link-local-only]: the same for IPv6.
+# --link-local-only: the router is there (default route via its link-local
+# address, as a Router Advertisement gives) but no global address was ever
+# assigned (no prefix in the RA, no DHCPv6), and no nameserver is known.
 client_ipv6() {
     in_client sysctl -qw "net.ipv6.conf.$CLIENT_IF.disable_ipv6=0"
+    if [[ ${1:-} == --link-local-only ]]; then
+        ip -n "$GW_NS" addr add "$GW_V6_LL/64" dev "$GW_IF" nodad 2>/dev/null || true
+        ip -n "$CLIENT_NS" -6 route add default via "$GW_V6_LL" dev "$CLIENT_IF"
+        return
+    fi
     ip -n "$CLIENT_NS" addr add "$CLIENT_V6/$LAN_V6_PREFIX" dev "$CLIENT_IF" nodad
     [[ ${1:-} == --no-default-route ]] || default_route add 6
     echo "nameserver $GW_V6" >>"/etc/netns/$CLIENT_NS/resolv.conf"
@@ -133,6 +141,25 @@ carrier() {
         on) ip -n "$GW_NS" link set "$GW_IF" up ;;
         *) die "carrier off|on" ;;
     esac
+    link_settle
+}
+
+# link_settle: wait (bounded) until the kernel's operstate of the client's
+# eth0 agrees with its carrier. The kernel updates operstate asynchronously
+# (linkwatch, up to ~1 s), and a check started in between would see "down"
+# on a link that is up.
+link_settle() {
+    local i flags state
+    for ((i = 0; i < 60; i++)); do
+        read -r _ state _ flags < <(ip -n "$CLIENT_NS" -br link show dev "$CLIENT_IF")
+        if [[ $flags == *LOWER_UP* ]]; then
+            [[ $state == UP ]] && return 0
+        else
+            [[ $state != UP ]] && return 0
+        fi
+        sleep 0.05
+    done
+    die "$CLIENT_IF operstate did not settle (state $state, flags $flags)"
 }
 
 # ---- servers -----------------------------------------------------------------

@@ -97,7 +97,7 @@ def main():
             print(f"  - {f}")
         print(f"  counters: {json.dumps(counters, sort_keys=True)}")
         sys.exit(1)
-    print(f"{report.get('verdict')} {report.get('reason')} duration_ms={report.get('duration_ms')}")
+    print(f"{report.get('verdict')} {report.get('reason')}, {report.get('duration_ms')} ms to verdict")
 
 
 if __name__ == "__main__":

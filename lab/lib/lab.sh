@@ -19,6 +19,7 @@ CLIENT_V4=198.51.100.2
 LAN_V4_PREFIX=24
 GW_V6=2001:db8:1::1
 CLIENT_V6=2001:db8:1::2
+GW_V6_LL=fe80::1
 LAN_V6_PREFIX=64
 
 die() { echo "lab: $*" >&2; exit 1; }
@@ -95,7 +96,7 @@ bg_wait_listen() {
     pid=$(<"$RUN/pids/$name.pid")
     [[ $proto == tcp ]] && flag=-ltnH || flag=-lunH
     for ((i = 0; i < 100; i++)); do
-        if ! kill -0 "$pid" 2>/dev/null; then
+        if ! pid_alive "$pid"; then
             sed 's/^/    /' "$RUN/$name.log" >&2 || true
             die "$name exited during start-up (log above)"
         fi
@@ -118,13 +119,22 @@ pid_in_lab() {
     return 1
 }
 
+# Running, not merely a zombie: our servers are reparented to PID 1, which
+# may be slow to reap them, and a zombie has already let go of everything.
+pid_alive() {
+    local stat
+    stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+    stat=${stat##*) }
+    [[ ${stat%% *} != Z ]]
+}
+
 kill_pids() {
     local pids=("$@") pid i alive
     ((${#pids[@]})) || return 0
     kill -TERM "${pids[@]}" 2>/dev/null || true
     for ((i = 0; i < 40; i++)); do
         alive=()
-        for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive+=("$pid"); done
+        for pid in "${pids[@]}"; do pid_alive "$pid" && alive+=("$pid"); done
         ((${#alive[@]})) || return 0
         sleep 0.05
     done
@@ -146,11 +156,11 @@ run_teardown() {
     fi
     kill_pids "${pids[@]}"
     for ns in "$CLIENT_NS" "$GW_NS"; do
+        rm -rf "/etc/netns/${ns:?}"
         [[ -e /run/netns/$ns ]] || continue
         mapfile -t pids < <(ip netns pids "$ns" 2>/dev/null)
         kill_pids "${pids[@]}"
         ip netns del "$ns" 2>/dev/null || true
-        rm -rf "/etc/netns/${ns:?}"
     done
     rmdir /etc/netns 2>/dev/null || true
     if [[ -L $LAB_RUNS/current && $(readlink "$LAB_RUNS/current") == "$LAB_ID" ]]; then

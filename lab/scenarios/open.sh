@@ -4,3 +4,15 @@ setup() {
     dns_vendors
     web_vendors
 }
+EXPECT_EXIT=0
+EXPECT_VERDICT=online
+EXPECT_REASON=probes-validated
+CHECKS=(
+    'r["portal"] is None'
+    'not r["partial"]'
+    'r["quorum"]["success"] >= r["quorum"]["required"]'
+    'all(p["outcome"] in ("success", "skipped") for p in probes)'
+    'probe("captive.apple.com")["outcome"] in ("success", "skipped")'
+    'any(p["outcome"] == "success" and p["remote_address"].startswith("203.0.113.") for p in probes)'
+    'counters["client_dns"] > 0 and counters["client_syns"] > 0'
+)

@@ -38,27 +38,24 @@ struct NetworkNamespace: Sendable {
 
     /// Runs `body` on a dedicated thread that has joined this namespace
     /// (setns(CLONE_NEWNET) changes only the calling thread), and hands back its
-    /// result. The thread ends afterwards, so no other code ever runs inside.
-    func inside<T: Sendable>(_ body: @escaping @Sendable () throws -> T) throws -> T {
-        let outcome = ResultBox<T>()
-        let done = DispatchSemaphore(value: 0)
+    /// result. The thread ends afterwards, so no other code ever runs inside, and
+    /// the awaiting test blocks none of Swift's cooperative threads meanwhile.
+    func inside<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         let path = "/run/netns/\(name)"
-        let thread = Thread {
-            let result = Result<T, any Error> {
-                let fd = open(path, O_RDONLY | O_CLOEXEC)
-                guard fd >= 0 else { throw NamespaceError(operation: "open \(path)", code: errno) }
-                defer { close(fd) }
-                guard joinNetworkNamespace(fd) == 0 else {
-                    throw NamespaceError(operation: "setns \(path)", code: errno)
-                }
-                return try body()
+        return try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(with: Result<T, any Error> {
+                    let fd = open(path, O_RDONLY | O_CLOEXEC)
+                    guard fd >= 0 else { throw NamespaceError(operation: "open \(path)", code: errno) }
+                    defer { close(fd) }
+                    guard joinNetworkNamespace(fd) == 0 else {
+                        throw NamespaceError(operation: "setns \(path)", code: errno)
+                    }
+                    return try body()
+                })
             }
-            outcome.value.withLock { $0 = result }
-            done.signal()
+            thread.start()
         }
-        thread.start()
-        done.wait()
-        return try outcome.value.withLock { $0! }.get()
     }
 
     fileprivate func delete() {
@@ -84,15 +81,11 @@ struct NamespaceError: Error, CustomStringConvertible {
     var description: String { "\(operation): \(String(cString: strerror(code)))" }
 }
 
-private final class ResultBox<T: Sendable>: Sendable {
-    let value = Mutex<Result<T, any Error>?>(nil)
-}
-
 /// Creates a namespace with loopback up, runs `body`, and deletes the namespace
 /// whatever happens (its interfaces and routes go with it).
-func withNamespace<T>(_ body: (NetworkNamespace) throws -> T) throws -> T {
+func withNamespace<T>(_ body: (NetworkNamespace) async throws -> T) async throws -> T {
     let namespace = try NetworkNamespace()
     defer { namespace.delete() }
     try namespace.ip("link", "set", "lo", "up")
-    return try body(namespace)
+    return try await body(namespace)
 }

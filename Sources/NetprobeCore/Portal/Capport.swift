@@ -1,0 +1,163 @@
+import Foundation
+
+/// What an RFC 8908 Captive Portal API answered (`application/captive+json`).
+public struct CapportAnswer: Sendable, Equatable {
+    /// Required by RFC 8908; true means this client is held by the portal.
+    public var captive: Bool
+    /// Where the user logs in; https only (RFC 8908 requires TLS for it).
+    public var userPortalURL: String?
+    /// A page about the venue; http or https.
+    public var venueInfoURL: String?
+    /// Seconds until the session ends (the client is captive again).
+    public var secondsRemaining: Int?
+    /// Bytes left in the session.
+    public var bytesRemaining: Int?
+    public var canExtendSession: Bool?
+
+    public init(captive: Bool, userPortalURL: String? = nil, venueInfoURL: String? = nil, secondsRemaining: Int? = nil,
+                bytesRemaining: Int? = nil, canExtendSession: Bool? = nil) {
+        self.captive = captive
+        self.userPortalURL = userPortalURL
+        self.venueInfoURL = venueInfoURL
+        self.secondsRemaining = secondsRemaining
+        self.bytesRemaining = bytesRemaining
+        self.canExtendSession = canExtendSession
+    }
+}
+
+public enum CapportParser {
+    /// An API answer larger than this is not a capport answer.
+    public static let maxBytes = 16 * 1024
+
+    /// Parses the JSON document. `captive` must be present and boolean, or the whole answer is
+    /// rejected (it is the one required key); any other key of the wrong type, out of range or
+    /// with an unacceptable URL is dropped (null) on its own. Unknown keys are ignored (RFC 8908
+    /// lets the registry grow).
+    public static func parse(_ bytes: [UInt8]) -> Result<CapportAnswer, CapportError> {
+        guard bytes.count <= maxBytes else { return .failure(.invalid("answer larger than \(maxBytes) bytes")) }
+        guard let value = try? JSONValue.parse(Data(bytes)) else { return .failure(.invalid("answer is not JSON")) }
+        guard case .object(let fields) = value else { return .failure(.invalid("answer is \(value.kindName), not an object")) }
+        guard let captiveValue = fields["captive"] else { return .failure(.invalid("answer has no \"captive\" key")) }
+        guard case .bool(let captive) = captiveValue else {
+            return .failure(.invalid("\"captive\" is \(captiveValue.kindName), not a boolean"))
+        }
+        var answer = CapportAnswer(captive: captive)
+        answer.userPortalURL = url(fields["user-portal-url"], schemes: ["https"])
+        answer.venueInfoURL = url(fields["venue-info-url"], schemes: ["https", "http"])
+        answer.secondsRemaining = count(fields["seconds-remaining"])
+        answer.bytesRemaining = count(fields["bytes-remaining"])
+        if case .bool(let extend)? = fields["can-extend-session"] { answer.canExtendSession = extend }
+        return .success(answer)
+    }
+
+    static func url(_ value: JSONValue?, schemes: Set<String>) -> String? {
+        guard case .string(let text)? = value, URLRules.httpHost(text) != nil,
+              let scheme = URLComponents(string: text)?.scheme?.lowercased(), schemes.contains(scheme) else { return nil }
+        return text
+    }
+
+    /// A non-negative whole number that fits in 53 bits (what JSON carries exactly); fractions are cut.
+    static func count(_ value: JSONValue?) -> Int? {
+        guard case .number(let number)? = value, number.isFinite, number >= 0, number <= 9_007_199_254_740_991 else { return nil }
+        return Int(number.rounded(.down))
+    }
+}
+
+public enum CapportError: Error, Sendable, Equatable, CustomStringConvertible {
+    case invalid(String)
+
+    public var description: String {
+        switch self {
+        case .invalid(let message): return message
+        }
+    }
+}
+
+/// Where the Captive Portal API URI came from, and what asking it gave: the report's `capport` object.
+public struct CapportReport: Sendable, Equatable {
+    public enum State: String, Sendable {
+        /// The API answered with a valid document.
+        case answered
+        /// The network announced `urn:ietf:params:capport:unrestricted`: no portal, nothing to ask.
+        case unrestricted
+        /// The API could not be asked or gave no valid answer (see `error`).
+        case failed
+    }
+
+    /// RFC 8910: the URI a network announces when it has no captive portal.
+    public static let unrestrictedURI = "urn:ietf:params:capport:unrestricted"
+
+    public var uri: String
+    /// option (--capport-url), systemd-networkd, dhclient, dhcpcd
+    public var source: String
+    /// The interface the URI was learned on (nil for --capport-url).
+    public var interface: String?
+    public var state: State
+    public var error: String?
+    /// HTTP status of the API's answer.
+    public var status: Int?
+    public var answer: CapportAnswer?
+    public var durationMs: Double?
+
+    public init(uri: String, source: String, interface: String? = nil, state: State, error: String? = nil, status: Int? = nil,
+                answer: CapportAnswer? = nil, durationMs: Double? = nil) {
+        self.uri = uri
+        self.source = source
+        self.interface = interface
+        self.state = state
+        self.error = error
+        self.status = status
+        self.answer = answer
+        self.durationMs = durationMs
+    }
+
+    /// Judges the API's HTTP answer: transport errors, a status other than 200, a media type other
+    /// than captive+json (or plain JSON), a body over the cap or invalid JSON all make it `failed`.
+    public static func from(_ observation: ProbeObservation, uri: String, source: String, interface: String?) -> CapportReport {
+        var report = CapportReport(uri: uri, source: source, interface: interface, state: .failed,
+                                   status: observation.status, durationMs: observation.timings.totalMs)
+        if let error = observation.transportError {
+            report.error = error.message
+            report.durationMs = error.kind == .cancelled ? nil : report.durationMs
+            return report
+        }
+        guard let status = observation.status, status == 200 else {
+            report.error = observation.status.map { "HTTP status \($0), expected 200" } ?? "no HTTP answer"
+            return report
+        }
+        if let type = observation.header("content-type") {
+            let media = MarkupScanner.trim(String(type.prefix { $0 != ";" })).lowercased()
+            guard media == "application/captive+json" || media == "application/json" else {
+                report.error = "media type \(media), expected application/captive+json"
+                return report
+            }
+        }
+        guard !observation.bodyTruncated else {
+            report.error = "answer larger than \(CapportParser.maxBytes) bytes"
+            return report
+        }
+        switch CapportParser.parse(observation.body) {
+        case .success(let answer):
+            report.state = .answered
+            report.answer = answer
+        case .failure(let error):
+            report.error = error.description
+        }
+        return report
+    }
+}
+
+/// What the verdict engine needs to know about the Captive Portal API.
+public enum CapportSignal: Sendable, Equatable {
+    /// No API known (or the network said "unrestricted").
+    case absent
+    /// Asked, no answer yet: the verdict waits for it (within the deadline).
+    case pending
+    /// Answered, or failed; `captive` is true only for a valid answer saying so.
+    case settled(captive: Bool)
+
+    public init(_ report: CapportReport?) {
+        guard let report, report.state != .unrestricted else { self = .absent; return }
+        self = .settled(captive: report.answer?.captive == true)
+    }
+}

@@ -1,0 +1,61 @@
+/// JSON shapes of the portal intelligence (schemas/report.schema.json): every key is
+/// always written, null when unknown.
+struct WISPrDocument: Encodable {
+    var info: WISPrInfo
+    init(_ info: WISPrInfo) { self.info = info }
+
+    enum CodingKeys: String, CodingKey {
+        case messageType = "message_type"
+        case responseCode = "response_code"
+        case loginURL = "login_url"
+        case abortLoginURL = "abort_login_url"
+        case locationName = "location_name"
+        case accessLocation = "access_location"
+        case accessProcedure = "access_procedure"
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(info.messageType, forKey: .messageType)
+        try container.encode(info.responseCode, forKey: .responseCode)
+        try container.encode(info.loginURL, forKey: .loginURL)
+        try container.encode(info.abortLoginURL, forKey: .abortLoginURL)
+        try container.encode(info.locationName, forKey: .locationName)
+        try container.encode(info.accessLocation, forKey: .accessLocation)
+        try container.encode(info.accessProcedure, forKey: .accessProcedure)
+    }
+}
+
+struct CapportDocument: Encodable {
+    var report: CapportReport
+    init(_ report: CapportReport) { self.report = report }
+
+    enum CodingKeys: String, CodingKey {
+        case uri, source, interface, state, error, status, captive
+        case userPortalURL = "user_portal_url"
+        case venueInfoURL = "venue_info_url"
+        case secondsRemaining = "seconds_remaining"
+        case bytesRemaining = "bytes_remaining"
+        case canExtendSession = "can_extend_session"
+        case durationMs = "duration_ms"
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        let answer = report.answer
+        try container.encode(report.uri, forKey: .uri)
+        try container.encode(report.source, forKey: .source)
+        try container.encode(report.interface, forKey: .interface)
+        try container.encode(report.state.rawValue, forKey: .state)
+        try container.encode(report.error, forKey: .error)
+        try container.encode(report.status, forKey: .status)
+        // "unrestricted" is the network saying, without an API, that nobody here is captive.
+        try container.encode(answer?.captive ?? (report.state == .unrestricted ? false : nil), forKey: .captive)
+        try container.encode(answer?.userPortalURL, forKey: .userPortalURL)
+        try container.encode(answer?.venueInfoURL, forKey: .venueInfoURL)
+        try container.encode(answer?.secondsRemaining, forKey: .secondsRemaining)
+        try container.encode(answer?.bytesRemaining, forKey: .bytesRemaining)
+        try container.encode(answer?.canExtendSession, forKey: .canExtendSession)
+        try container.encode(Rounding.ms(report.durationMs), forKey: .durationMs)
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// The text lines for the portal and what else the network does. Every string that came
+/// from the network (URLs, names, error text) goes through `TerminalText.escape`.
+extension TextFormatter {
+    static func portalLines(_ report: Report, palette: Palette) -> [String] {
+        var lines: [String] = []
+        if let portal = report.portal {
+            if let url = portal.url {
+                lines.append("  log in at: \(palette.bold(TerminalText.escape(url)))" + (portal.source.map { "  (from \($0))" } ?? ""))
+            } else {
+                lines.append("  log in at: unknown (open any http:// page in a browser)")
+            }
+            if let name = portal.locationName {
+                lines.append("  venue: \(TerminalText.escape(name, limit: 120))")
+            }
+            if let login = portal.loginURL, login != portal.url {
+                lines.append("  WISPr login URL: \(TerminalText.escape(login))")
+            }
+        }
+        if let capport = report.capport {
+            lines.append("  captive portal API: " + capportSummary(capport))
+        }
+        return lines
+    }
+
+    static func capportSummary(_ capport: CapportReport) -> String {
+        let origin = "(\(TerminalText.escape(capport.uri, limit: 200)) from \(capport.source)"
+            + (capport.interface.map { " on \(TerminalText.escape($0))" } ?? "") + ")"
+        switch capport.state {
+        case .unrestricted:
+            return "unrestricted: the network announces no captive portal " + origin
+        case .failed:
+            return "no answer: \(TerminalText.escape(capport.error ?? "unknown error", limit: 200)) " + origin
+        case .answered:
+            guard let answer = capport.answer else { return "answered " + origin }
+            var parts = [answer.captive ? "captive" : "not captive"]
+            if let seconds = answer.secondsRemaining { parts.append(duration(seconds) + " left") }
+            if let bytes = answer.bytesRemaining { parts.append(byteCount(bytes) + " left") }
+            if answer.canExtendSession == true { parts.append("session can be extended") }
+            if let venue = answer.venueInfoURL { parts.append("venue info: " + TerminalText.escape(venue)) }
+            return parts.joined(separator: ", ") + " " + origin
+        }
+    }
+
+    static func networkLines(_ report: Report) -> [String] {
+        var lines: [String] = []
+        if let partial = report.partial {
+            if partial {
+                lines.append("  partial: HTTP works but HTTPS failed"
+                             + (report.partialError.map { " (\(TerminalText.escape($0, limit: 200)))" } ?? ""))
+            } else {
+                lines.append("  https: validated")
+            }
+        }
+        if report.dnsHijack {
+            lines.append("  dns hijack: probe host names resolved to private or reserved addresses")
+        }
+        if report.proxy {
+            lines.append("  proxy: answers came through a transparent proxy (Via/X-Cache headers)")
+        }
+        return lines
+    }
+
+    /// "1 h 05 min", "42 min", "30 s".
+    static func duration(_ seconds: Int) -> String {
+        if seconds >= 3600 { return "\(seconds / 3600) h \(String(format: "%02d", (seconds % 3600) / 60)) min" }
+        if seconds >= 60 { return "\(seconds / 60) min" }
+        return "\(seconds) s"
+    }
+
+    /// Decimal units, as networks sell data: "1.5 MB".
+    static func byteCount(_ bytes: Int) -> String {
+        let units = ["B", "kB", "MB", "GB", "TB", "PB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1000 && unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return unit == 0 ? "\(bytes) B" : String(format: "%.1f", value) + " " + units[unit]
+    }
+}
+
+extension PrometheusFormatter {
+    /// The Captive Portal API's session limits (only when it gave them), the API's word, and
+    /// what else the network does.
+    static func portalMetrics(_ report: Report, into out: inout MetricWriter) {
+        if let answer = report.capport?.answer {
+            out.gauge("netprobe_capport_captive", "1 when the Captive Portal API (RFC 8908) says this client is captive.",
+                      [([], answer.captive ? 1 : 0)])
+            if let seconds = answer.secondsRemaining {
+                out.gauge("netprobe_portal_seconds_remaining", "Seconds left in the portal session, from the Captive Portal API.",
+                          [([], Double(seconds))])
+            }
+            if let bytes = answer.bytesRemaining {
+                out.gauge("netprobe_portal_bytes_remaining", "Bytes left in the portal session, from the Captive Portal API.",
+                          [([], Double(bytes))])
+            }
+        }
+        out.gauge("netprobe_dns_hijack", "1 when a probe host name resolved to a private or reserved address.",
+                  [([], report.dnsHijack ? 1 : 0)])
+        out.gauge("netprobe_proxy", "1 when correct answers came through a transparent proxy.", [([], report.proxy ? 1 : 0)])
+    }
+}

@@ -1,0 +1,27 @@
+/// Re-check delays while not online: 1 s, 2 s, 4 s ... up to a cap, so a
+/// network that comes back by itself (a DHCP lease, a portal login) is noticed
+/// soon, and a network that stays down costs a few wake-ups an hour, not a loop.
+public struct Backoff: Sendable, Equatable {
+    public let initial: Duration
+    public let cap: Duration
+    private var current: Duration
+
+    public init(initial: Duration = .seconds(1), cap: Duration = .seconds(30)) {
+        precondition(initial > .zero && cap >= initial, "backoff needs 0 < initial <= cap")
+        self.initial = initial
+        self.cap = cap
+        current = initial
+    }
+
+    /// The delay to wait now; the one after it is twice as long (up to the cap).
+    public mutating func next() -> Duration {
+        let delay = current
+        current = min(current * 2, cap)
+        return delay
+    }
+
+    /// Starts over at `initial`: the situation changed, so the next check should come soon.
+    public mutating func reset() {
+        current = initial
+    }
+}

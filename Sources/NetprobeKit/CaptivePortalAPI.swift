@@ -1,0 +1,66 @@
+import NetprobeCore
+import NetprobeHTTP
+
+/// Asking the Captive Portal API (RFC 8908) that discovery found: one more GET on the
+/// same ProbeRunner as the probes, so it runs concurrently with them and under the same
+/// deadline. HTTPS only (certificates verified), `Accept: application/captive+json`,
+/// at most 16 KiB read, never a redirect followed.
+struct CaptivePortalAPI {
+    /// The request's name in the runner; a probe name can never contain '#'.
+    static let requestName = "#capport"
+
+    let found: CapportDiscovery.Found
+
+    /// Why the URI is not asked at all: the network said "unrestricted", or it is not an https URL.
+    var reportWithoutQuery: CapportReport? {
+        if found.uri == CapportReport.unrestrictedURI {
+            return CapportReport(uri: found.uri, source: found.source, interface: found.interface, state: .unrestricted)
+        }
+        guard Self.isHTTPS(found.uri) else {
+            return CapportReport(uri: found.uri, source: found.source, interface: found.interface, state: .failed,
+                                 error: "not an https URL: RFC 8908 requires the API to be served over TLS")
+        }
+        return nil
+    }
+
+    /// The request, or nil when the URI is not to be asked (see `reportWithoutQuery`).
+    /// With -i the probes are bound to an interface, and so is the API query.
+    func request(timeout: Double, interface: String?, caBundle: String?) -> ProbeRequest? {
+        guard reportWithoutQuery == nil else { return nil }
+        return ProbeRequest(name: Self.requestName, url: found.uri, timeout: timeout, interface: interface,
+                            maxBodyBytes: CapportParser.maxBytes, extraHeaders: ["Accept: application/captive+json"],
+                            caBundle: caBundle)
+    }
+
+    func report(from observation: ProbeObservation) -> CapportReport {
+        CapportReport.from(observation, uri: found.uri, source: found.source, interface: found.interface)
+    }
+
+    static func isHTTPS(_ uri: String) -> Bool {
+        uri.lowercased().hasPrefix("https://") && PortalLocator.resolve(uri, against: uri) != nil
+    }
+}
+
+extension CaptivePortalAPI {
+    /// What one check does about the API: the request to add to the probes, or the report
+    /// to give without asking (unrestricted, or a URI that must not be asked).
+    struct Query {
+        let api: CaptivePortalAPI
+        let request: ProbeRequest?
+        let report: CapportReport?
+    }
+
+    /// The query for this check, or nil when no API URI is known.
+    static func discover(_ options: CheckOptions, path: PathSnapshot, families: Set<AddressFamily>, through: [String]) -> Query? {
+        guard let found = options.capportDiscovery.discover(explicit: options.capportURL, path: path, families: families,
+                                                            through: through) else { return nil }
+        let api = CaptivePortalAPI(found: found)
+        // Bound like the probes: only with -i, then to the interface the URI was learned on
+        // (or, for --capport-url, the one the probes use).
+        let binding = options.interfaces.isEmpty
+            ? nil : (found.interface ?? through.first { options.interfaces.contains($0) } ?? options.interfaces.first)
+        let request = api.request(timeout: min(options.config.probeTimeout, options.timeout), interface: binding,
+                                  caBundle: options.caBundle)
+        return Query(api: api, request: request, report: api.reportWithoutQuery)
+    }
+}

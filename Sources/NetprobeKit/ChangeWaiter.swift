@@ -1,0 +1,119 @@
+import Glibc
+import NetprobeLink
+
+public struct PollError: Error, CustomStringConvertible {
+    public var code: Int32
+    public var description: String { "poll: \(String(cString: strerror(code)))" }
+}
+
+/// The one place `wait` and `watch` sleep: a single poll(2) over the netlink
+/// monitor, the signal self-pipe and (optionally) stdout, with a timeout that is
+/// the next timer. Between events the process is asleep in poll; nothing spins.
+///
+/// Netlink bursts are debounced here rather than inside `PathMonitor.waitForChange`,
+/// so a signal or a closed stdout is still noticed during a burst: a change is
+/// reported once the kernel has been quiet for `debounce`, or at the latest
+/// `maximumSettle` after the burst began (a link that never stops flapping is
+/// still checked). Overflows (ENOBUFS) are reported as changes: every check takes
+/// a full fresh snapshot, which is the resynchronisation.
+public final class ChangeWaiter {
+    public enum Wake: Sendable, Equatable {
+        /// The kernel's link/address/route tables changed (and have settled).
+        case pathChanged
+        /// The timer given to `next(until:)` is due.
+        case timer
+        /// One of the signals the waiter was told to wake for is pending in the inbox.
+        case signal
+        /// The reader of the watched output went away (POLLERR/POLLHUP on it).
+        case outputClosed
+    }
+
+    private let monitor: PathMonitor
+    private let signals: SignalInbox?
+    private let wakeSignals: Set<Int32>
+    private let output: Int32?
+    private let debounce: Duration
+    private let maximumSettle: Duration
+    private let clock = ContinuousClock()
+    private var settleAt: ContinuousClock.Instant?
+    private var burstEndsAt: ContinuousClock.Instant?
+    /// How many times the kernel reported lost events (each answered by a full re-check).
+    public private(set) var overflows = 0
+
+    /// Subscribes to the kernel's change events at once: create the waiter before the
+    /// first check, so a change that lands during that check is not missed.
+    public init(signals: SignalInbox? = nil, wakeOn wakeSignals: Set<Int32> = [], watchingOutput output: Int32? = nil,
+                debounce: Duration = .milliseconds(100), maximumSettle: Duration = .seconds(2)) throws(CheckError) {
+        do {
+            monitor = try PathMonitor()
+        } catch {
+            throw .netlink(error.description)
+        }
+        self.signals = signals
+        self.wakeSignals = wakeSignals
+        self.output = output
+        self.debounce = debounce
+        self.maximumSettle = maximumSettle
+    }
+
+    /// Call right before a check: it takes a fresh snapshot, so every event
+    /// already queued is covered by it and must not cause another check.
+    /// Events that arrive during the check stay queued and wake the next `next`.
+    public func beginCheck() {
+        consumeEvents()
+        settleAt = nil
+        burstEndsAt = nil
+    }
+
+    /// Sleeps until a settled path change, a wake signal, a closed output, or
+    /// `timer` (nil: no timer), whichever comes first.
+    public func next(until timer: ContinuousClock.Instant?) throws(PollError) -> Wake {
+        while true {
+            if let signals, signals.hasPending(wakeSignals) { return .signal }
+            let now = clock.now
+            if let settleAt, now >= settleAt {
+                self.settleAt = nil
+                burstEndsAt = nil
+                return .pathChanged
+            }
+            if let timer, now >= timer { return .timer }
+
+            var entries = [pollfd(fd: monitor.fileDescriptor, events: Int16(POLLIN), revents: 0)]
+            if let signals { entries.append(pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
+            // events 0: only POLLERR/POLLHUP are reported, which is all we want to know about stdout.
+            if let output { entries.append(pollfd(fd: output, events: 0, revents: 0)) }
+            let wakeAt = [settleAt, timer].compactMap { $0 }.min()
+            let milliseconds = wakeAt.map { pollMilliseconds(until: $0, now: now) } ?? -1
+            let ready = poll(&entries, nfds_t(entries.count), milliseconds)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw PollError(code: errno)
+            }
+            if ready == 0 { continue }
+            if entries[0].revents != 0 {
+                consumeEvents()
+                let arrived = clock.now
+                let burstEnd = burstEndsAt ?? arrived + maximumSettle
+                burstEndsAt = burstEnd
+                settleAt = min(arrived + debounce, burstEnd)
+            }
+            if let signals, entries[1].revents != 0 { signals.collect() }
+            if output != nil, let last = entries.last, last.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
+                return .outputClosed
+            }
+        }
+    }
+
+    /// Reads and discards whatever the monitor has queued, without waiting.
+    private func consumeEvents() {
+        if monitor.waitForChange(timeout: .zero, debounce: .zero) == .overflow { overflows += 1 }
+    }
+}
+
+/// poll(2) milliseconds until `deadline`, rounded up so poll never wakes a hair early and spins.
+func pollMilliseconds(until deadline: ContinuousClock.Instant, now: ContinuousClock.Instant) -> Int32 {
+    let remaining = now.duration(to: deadline)
+    if remaining <= .zero { return 0 }
+    let (seconds, attoseconds) = remaining.components
+    return Int32(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+}

@@ -1,0 +1,160 @@
+import Foundation
+import Glibc
+
+/// Small, bounded readers for the state files DHCP clients leave behind. Nothing here
+/// trusts a file's size or content: reads stop at 64 KiB, FIFOs do not block, and a
+/// value is only a URI candidate (the query step decides whether it is usable).
+enum StateFiles {
+    static let limit = 64 * 1024
+
+    static func bytes(_ path: String, limit: Int = StateFiles.limit) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while out.count < limit {
+            let wanted = min(chunk.count, limit - out.count)
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, wanted) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            out.append(contentsOf: chunk[0..<count])
+        }
+        return out
+    }
+
+    static func text(_ path: String) -> String? {
+        bytes(path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    static func modified(_ path: String) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+    }
+
+    static func list(_ directory: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+    }
+
+    /// The value of `KEY=value` in a systemd-style state file (quotes around the value removed);
+    /// nil when absent or empty.
+    static func keyValue(_ key: String, in path: String) -> String? {
+        guard let text = text(path) else { return nil }
+        for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix(key + "=") {
+            var value = line.dropFirst(key.count + 1).trimmingCharacters(in: .whitespaces)
+            if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
+                value = String(value.dropFirst().dropLast())
+            }
+            return value.isEmpty ? nil : value
+        }
+        return nil
+    }
+}
+
+/// DHCPv4 option 114 (RFC 8910, "captive portal URI") from the leases of dhcpcd and dhclient.
+enum DHCPLease {
+    static let captivePortalOption: UInt8 = 114
+    static let leaseTimeOption: UInt8 = 51
+
+    /// dhcpcd keeps the server's raw DHCP message: BOOTP header, magic cookie, then options.
+    /// The lease has expired when the file is older than its lease time (option 51).
+    static func captivePortal(inBinaryLease path: String, now: Date) -> String? {
+        guard let message = StateFiles.bytes(path), let options = options(message), let raw = options[captivePortalOption] else {
+            return nil
+        }
+        if let time = options[leaseTimeOption], time.count == 4, let written = StateFiles.modified(path) {
+            let seconds = time.reduce(0) { $0 << 8 | UInt32($1) }
+            if seconds != UInt32.max && written.addingTimeInterval(TimeInterval(seconds)) < now { return nil }
+        }
+        return uri(raw)
+    }
+
+    /// The DHCP options of a BOOTP message (first occurrence of each; no overload support).
+    static func options(_ message: [UInt8]) -> [UInt8: [UInt8]]? {
+        let cookie: [UInt8] = [99, 130, 83, 99]
+        guard message.count >= 240, Array(message[236..<240]) == cookie else { return nil }
+        var result: [UInt8: [UInt8]] = [:]
+        var index = 240
+        while index < message.count {
+            let code = message[index]
+            if code == 255 { break }
+            if code == 0 { index += 1; continue }
+            guard index + 1 < message.count else { break }
+            let length = Int(message[index + 1])
+            let start = index + 2
+            guard start + length <= message.count else { break }
+            if result[code] == nil { result[code] = Array(message[start..<(start + length)]) }
+            index = start + length
+        }
+        return result
+    }
+
+    /// A URI from option bytes: UTF-8, trailing NULs dropped, no control characters.
+    static func uri(_ raw: [UInt8]) -> String? {
+        var bytes = raw
+        while bytes.last == 0 { bytes.removeLast() }
+        guard !bytes.isEmpty, bytes.allSatisfy({ $0 >= 0x21 && $0 != 0x7F }),
+              let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        return text
+    }
+
+    /// dhclient appends a `lease { ... }` block per lease; the last unexpired one for the
+    /// interface, in the most recently written file, counts.
+    static func captivePortal(inDhclientLeases directory: String, interface: String, now: Date) -> String? {
+        let files = StateFiles.list(directory)
+            .filter { $0.hasPrefix("dhclient") && $0.contains(".lease") }
+            .map { "\(directory)/\($0)" }
+            .sorted { (StateFiles.modified($0) ?? .distantPast) > (StateFiles.modified($1) ?? .distantPast) }
+        for file in files {
+            guard let text = StateFiles.text(file) else { continue }
+            var found: String?
+            for block in text.components(separatedBy: "lease {").dropFirst() {
+                let lease = DhclientLease(block.prefix { $0 != "}" })
+                guard lease.interface == interface, !lease.expired(now: now) else { continue }
+                found = lease.captivePortal
+            }
+            if let found { return found }
+        }
+        return nil
+    }
+}
+
+/// The statements of one dhclient lease block that matter here.
+struct DhclientLease {
+    var interface: String?
+    var captivePortal: String?
+    var expiry: Date?
+
+    init(_ block: Substring) {
+        for statement in block.split(separator: ";") {
+            let words = statement.split(whereSeparator: \.isWhitespace)
+            guard let first = words.first else { continue }
+            if first == "interface", words.count >= 2 {
+                interface = Self.unquote(words[1])
+            } else if first == "option", words.count >= 3, words[1] == "default-url" || words[1] == "captive-portal" {
+                captivePortal = Self.unquote(words[2]).flatMap { DHCPLease.uri(Array($0.utf8)) }
+            } else if first == "expire", words.count >= 4 {
+                expiry = Self.date(words[2], words[3])
+            }
+        }
+    }
+
+    func expired(now: Date) -> Bool {
+        expiry.map { $0 < now } ?? false
+    }
+
+    static func unquote(_ word: Substring) -> String? {
+        guard word.count >= 2, word.first == "\"", word.last == "\"" else { return nil }
+        return String(word.dropFirst().dropLast())
+    }
+
+    /// "2026/11/24 18:00:00" in UTC, as dhclient writes it ("expire never;" has no date).
+    static func date(_ day: Substring, _ time: Substring) -> Date? {
+        let d = day.split(separator: "/").compactMap { Int($0) }, t = time.split(separator: ":").compactMap { Int($0) }
+        guard d.count == 3, t.count == 3 else { return nil }
+        var components = DateComponents(year: d[0], month: d[1], day: d[2], hour: t[0], minute: t[1], second: t[2])
+        components.timeZone = TimeZone(identifier: "UTC")
+        return Calendar(identifier: .gregorian).date(from: components)
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import Glibc
+
+/// How one hook run ended.
+public enum HookOutcome: Sendable, Equatable {
+    case exited(Int32)
+    case signaled(Int32)
+    /// It outlived the time limit and was killed (SIGKILL to its process group).
+    case killed
+    case couldNotStart(String)
+}
+
+/// Runs `watch --exec PROGRAM ARGS...` for one record: argv exactly as given (no
+/// shell), the record's JSON on stdin, NETPROBE_* in the environment, and a hard
+/// time limit. Runs are sequential by construction: `run` returns only once the
+/// hook has exited or been killed, so hooks never overlap.
+///
+/// The hook's stdout goes to netprobe's stderr: netprobe's stdout carries records
+/// (JSON Lines) that a hook's chatter must not corrupt.
+public final class HookRunner {
+    public let argv: [String]
+    public let timeLimit: Duration
+    private let signals: SignalInbox
+    private let clock = ContinuousClock()
+
+    /// `signals` must catch SIGCHLD: its byte in the self-pipe is what wakes the
+    /// wait for the hook, so there is no polling loop and no sleep.
+    public init(argv: [String], timeLimit: Duration, signals: SignalInbox) {
+        precondition(!argv.isEmpty, "a hook needs a program")
+        self.argv = argv
+        self.timeLimit = timeLimit
+        self.signals = signals
+    }
+
+    /// Whether `program` names something posix_spawnp can run: a path, or a name found in
+    /// $PATH. Checked at startup so a typo is a usage error, not a failure at the first change.
+    public static func canRun(_ program: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) -> Bool {
+        if program.contains("/") { return access(program, X_OK) == 0 }
+        let directories = (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false)
+        return directories.contains { access(($0.isEmpty ? "." : String($0)) + "/" + program, X_OK) == 0 }
+    }
+
+    public func run(environment extra: [String: String], input: [UInt8]) -> HookOutcome {
+        guard let stdin = Pipe.make(nonblockingRead: false, nonblockingWrite: true) else {
+            return .couldNotStart("pipe: \(String(cString: strerror(errno)))")
+        }
+        // A SIGCHLD from an earlier hook must not be mistaken for this one's.
+        signals.collect()
+        _ = signals.take(SIGCHLD)
+        let pid: pid_t
+        switch spawn(stdin: stdin.read, environment: extra) {
+        case .success(let spawned): pid = spawned
+        case .failure(let message):
+            close(stdin.read)
+            close(stdin.write)
+            return .couldNotStart(message)
+        }
+        close(stdin.read)
+        return supervise(pid, feeding: input, through: stdin.write)
+    }
+
+    /// Feeds stdin as the hook takes it, and waits for its exit or the time limit.
+    private func supervise(_ pid: pid_t, feeding input: [UInt8], through writeEnd: Int32) -> HookOutcome {
+        let deadline = clock.now + timeLimit
+        var inputFD: Int32? = writeEnd
+        var offset = 0
+        defer { if let inputFD { close(inputFD) } }
+        while true {
+            if let status = reap(pid, blocking: false) { return status }
+            let now = clock.now
+            if now >= deadline {
+                // Its own process group (POSIX_SPAWN_SETPGROUP): -pid kills the hook and what it started.
+                kill(-pid, SIGKILL)
+                _ = reap(pid, blocking: true)
+                return .killed
+            }
+            if let fd = inputFD, offset >= input.count {
+                close(fd)  // EOF for the hook
+                inputFD = nil
+            }
+            var entries = [pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0)]
+            if let fd = inputFD { entries.append(pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)) }
+            let ready = poll(&entries, nfds_t(entries.count), pollMilliseconds(until: deadline, now: now))
+            guard ready > 0 else { continue }  // timeout or EINTR: the checks at the top decide
+            if entries[0].revents != 0 { signals.collect() }  // SIGCHLD (others stay pending for the caller)
+            if let fd = inputFD, entries.count > 1, entries[1].revents != 0 {
+                let written = input.withUnsafeBytes { write(fd, $0.baseAddress! + offset, input.count - offset) }
+                if written > 0 {
+                    offset += written
+                } else if written < 0 && errno != EAGAIN && errno != EINTR {
+                    close(fd)  // EPIPE: the hook does not read its stdin; that is its business
+                    inputFD = nil
+                }
+            }
+        }
+    }
+
+    private func reap(_ pid: pid_t, blocking: Bool) -> HookOutcome? {
+        var status: Int32 = 0
+        while true {
+            let result = waitpid(pid, &status, blocking ? 0 : WNOHANG)
+            if result == pid { break }
+            if result < 0 && errno == EINTR { continue }
+            if result == 0 { return nil }
+            return .exited(127)  // ECHILD: someone else reaped it; nothing more to know
+        }
+        // WIFEXITED / WEXITSTATUS / WTERMSIG are C macros Swift cannot see.
+        let signal = status & 0x7f
+        return signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
+    }
+
+    private enum SpawnResult {
+        case success(pid_t)
+        case failure(String)
+    }
+
+    private func spawn(stdin: Int32, environment extra: [String: String]) -> SpawnResult {
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
+        }
+        posix_spawn_file_actions_adddup2(&actions, stdin, STDIN_FILENO)
+        posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO)
+        SpawnSupport.closeInheritedDescriptors(&actions)
+
+        // The hook starts with a clean slate: no blocked signals, default handlers
+        // (netprobe ignores SIGPIPE and catches others), its own process group.
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGQUIT] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+
+        var environment = ProcessInfo.processInfo.environment
+        environment.merge(extra) { _, new in new }
+        let cArguments = argv.map { strdup($0) } + [nil]
+        let cEnvironment = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            cArguments.forEach { free($0) }
+            cEnvironment.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        // posix_spawnp: PROGRAM without a slash is looked up in $PATH, as a shell would.
+        let result = posix_spawnp(&pid, argv[0], &actions, &attributes, cArguments, cEnvironment)
+        guard result == 0 else { return .failure("\(argv[0]): \(String(cString: strerror(result)))") }
+        return .success(pid)
+    }
+}
+
+enum SpawnSupport {
+    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
+    /// posix_spawn_file_actions_addclosefrom_np (glibc 2.34+, not exported to Swift):
+    /// descriptors without close-on-exec (libcurl's, libnl's) must not leak into hooks.
+    private static let closeFrom: CloseFrom? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: CloseFrom.self)
+    }()
+
+    static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+        _ = closeFrom?(&actions, 3)
+    }
+}

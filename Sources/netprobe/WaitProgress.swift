@@ -1,0 +1,52 @@
+import Foundation
+import NetprobeCore
+
+/// `wait`'s one-line progress on a terminal: what it is waiting for, rewritten
+/// in place after each check and erased at the end, so only the report remains.
+struct WaitProgress {
+    let enabled: Bool
+    let interfaces: [String]
+    private var shown = false
+
+    init(enabled: Bool, interfaces: [String]) {
+        self.enabled = enabled
+        self.interfaces = interfaces
+    }
+
+    mutating func show(_ report: Report) {
+        guard enabled else { return }
+        write("\r\u{1B}[K" + Self.fit("waiting: " + describe(report)))
+        shown = true
+    }
+
+    mutating func clear() {
+        guard enabled, shown else { return }
+        write("\r\u{1B}[K")
+        shown = false
+    }
+
+    func describe(_ report: Report) -> String {
+        let on = interfaces.isEmpty ? "" : " on " + interfaces.map { TerminalText.escape($0) }.joined(separator: ", ")
+        switch (report.verdict, report.reason) {
+        case (.portal, _):
+            if let url = report.portal?.url { return "portal, log in at " + TerminalText.escape(url, limit: 200) }
+            return "portal (\(report.reason)), open any http:// page in a browser to log in"
+        case (_, "no-default-route"): return "no default route" + on
+        case (_, "no-link"): return "no link up with carrier" + on
+        case (_, "no-address"): return "no global address" + on
+        default: return "\(report.reason) (\(ReasonText.explain(report.reason)))"
+        }
+    }
+
+    /// One terminal row at most: a wrapped line cannot be rewritten with \r.
+    static func fit(_ line: String) -> String {
+        let columns = Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? "") ?? 80
+        let width = max(columns - 1, 20)
+        return line.count <= width ? line : String(line.prefix(width - 3)) + "..."
+    }
+
+    private func write(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+}

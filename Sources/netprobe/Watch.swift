@@ -1,0 +1,154 @@
+import ArgumentParser
+import Foundation
+import NetprobeCore
+import NetprobeKit
+
+struct Watch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Stay running; print a record at start and whenever the state changes.",
+        discussion: """
+            A change is a new verdict, a new reason, or a new portal login URL. Records are JSON \
+            Lines with --format json (the report plus "event", "previous", "previous_reason", \
+            "changed"), else one timestamped line each. Re-checks when the kernel reports a link, \
+            address or route change (debounced by 100 ms), every 1, 2, 4 ... 30 s while not \
+            online, and every --interval while online. Between those it sleeps in poll(2). \
+            --timeout bounds each check (default: the probe set's timeout).
+
+            SIGINT/SIGTERM: finish the current record (and its hook), exit 0. SIGHUP: reload the \
+            configuration (--config, $NETPROBE_CONFIG, /etc/netprobe/probes.json, built-in); a bad \
+            one is reported on stderr and the old one kept. A closed stdout ends watch quietly \
+            (exit 0).
+            """
+    )
+
+    @OptionGroup var options: ProbeOptions
+
+    @Option(help: ArgumentHelp("Seconds between re-checks while online.", valueName: "seconds"))
+    var interval: Double = 300
+
+    @Option(name: .customLong("exec-timeout"),
+            help: ArgumentHelp("Kill a hook that runs longer than this many seconds.", valueName: "seconds"))
+    var execTimeout: Double = 10
+
+    @Option(name: .customLong("exec"), parsing: .remaining,
+            help: ArgumentHelp("""
+                Run PROGRAM ARGS... (no shell) on every record, one at a time, with the JSON record on its \
+                stdin and NETPROBE_VERDICT, NETPROBE_PREVIOUS, NETPROBE_REASON, NETPROBE_PORTAL_URL, \
+                NETPROBE_INTERFACE set. Must come last: everything after it belongs to the hook.
+                """, valueName: "program args"))
+    var exec: [String] = []
+
+    func validate() throws {
+        if options.effectiveFormat == .prometheus { throw ValidationError("netprobe watch prints text or json, not prometheus.") }
+        guard interval >= 0.1 && interval <= 86_400 * 7 else {
+            throw ValidationError("--interval must be between 0.1 and 604800 seconds, not \(interval).")
+        }
+        guard execTimeout > 0 && execTimeout <= 86_400 else {
+            throw ValidationError("--exec-timeout must be above 0 and at most 86400 seconds, not \(execTimeout).")
+        }
+        if let program = exec.first, !HookRunner.canRun(program) {
+            throw ValidationError("--exec: '\(program)' is not an executable file or a program in $PATH.")
+        }
+        if exec.first?.isEmpty ?? false || (exec.isEmpty && CommandLine.arguments.contains("--exec")) {
+            throw ValidationError("--exec needs a program.")
+        }
+    }
+
+    func run() throws {
+        SignalInbox.ignoreBrokenPipe()
+        var config: ProbeConfig
+        do {
+            config = try ConfigLookup.resolve(explicit: options.config).0
+        } catch {
+            throw Output.fail("invalid configuration:\n\(error.description)", status: ExitStatus.badConfig)
+        }
+        do {
+            let signals = try SignalInbox(catching: [SIGINT, SIGTERM, SIGHUP, SIGCHLD])
+            let waiter = try ChangeWaiter(signals: signals, wakeOn: [SIGINT, SIGTERM, SIGHUP],
+                                          watchingOutput: options.quiet ? nil : STDOUT_FILENO)
+            let hook = exec.isEmpty ? nil : HookRunner(argv: exec, timeLimit: .milliseconds(Int64(execTimeout * 1000)), signals: signals)
+            try loop(config: &config, waiter: waiter, signals: signals, hook: hook)
+        } catch {
+            // CheckError, SignalSetupError, PollError: all say what failed in their description.
+            throw Output.fail(String(describing: error), status: ExitStatus.internalError)
+        }
+    }
+
+    /// Returns (exit 0) on SIGINT/SIGTERM or when stdout is gone.
+    private func loop(config: inout ProbeConfig, waiter: ChangeWaiter, signals: SignalInbox, hook: HookRunner?) throws {
+        let clock = ContinuousClock()
+        let checker = Checker()  // one for the whole run: its HTTP client is reused
+        var backoff = Backoff()
+        var previous: Report?
+        while true {
+            waiter.beginCheck()
+            let report = try checker.run(CheckOptions(config: config, families: options.families, interfaces: options.interface,
+                                                      timeout: options.timeout, caBundle: options.caBundle))
+            if let record = WatchRecord.after(previous, report, interface: throughInterface(report)) {
+                if !options.quiet {
+                    guard RecordOutput.write(options.effectiveFormat == .json ? record.json : record.text) else { return }
+                }
+                if let hook { runHook(hook, record) }
+                backoff.reset()
+            }
+            previous = report
+            let delay = report.verdict == .online ? Duration.milliseconds(Int64(interval * 1000)) : backoff.next()
+            let timer = clock.now + delay
+            waiting: while true {
+                switch try waiter.next(until: timer) {
+                case .pathChanged:
+                    backoff.reset()
+                    break waiting
+                case .timer:
+                    break waiting
+                case .outputClosed:
+                    return
+                case .signal:
+                    let interrupted = signals.take(SIGINT)
+                    if signals.take(SIGTERM) || interrupted { return }
+                    if signals.take(SIGHUP), reload(into: &config) { break waiting }
+                }
+            }
+        }
+    }
+
+    /// SIGHUP: the same lookup as at start. A bad file is reported and the running configuration kept.
+    private func reload(into config: inout ProbeConfig) -> Bool {
+        do {
+            let (fresh, source) = try ConfigLookup.resolve(explicit: options.config)
+            config = fresh
+            Log.note("SIGHUP: reloaded the configuration from \(source)")
+            return true
+        } catch {
+            Log.note("SIGHUP: keeping the previous configuration; the new one is invalid:\n\(error.description)")
+            return false
+        }
+    }
+
+    private func runHook(_ hook: HookRunner, _ record: WatchRecord) {
+        let outcome = hook.run(environment: record.environment, input: Array((record.json + "\n").utf8))
+        switch outcome {
+        case .exited(0): break
+        case .exited(let status): Log.note("hook \(hook.argv[0]) exited with status \(status)")
+        case .signaled(let signal): Log.note("hook \(hook.argv[0]) died of signal \(signal)")
+        case .killed: Log.note("hook \(hook.argv[0]) ran longer than \(execTimeout) s and was killed")
+        case .couldNotStart(let message): Log.note("hook could not start: \(message)")
+        }
+    }
+
+    /// The interface the probes leave through, as the gate picks it (empty when the path is down).
+    private func throughInterface(_ report: Report) -> String {
+        if case .pass(_, let through) = Gate.evaluate(report.path, families: options.families, interfaces: options.interface) {
+            return through.first ?? ""
+        }
+        return ""
+    }
+}
+
+/// Diagnostics on stderr; under systemd they land in the journal, apart from the records.
+enum Log {
+    static func note(_ message: String) {
+        let bytes = Array("netprobe: \(message)\n".utf8)
+        _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+}

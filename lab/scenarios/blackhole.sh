@@ -1,0 +1,18 @@
+DESCRIPTION="everything black-holed (DNS too): offline within --timeout"
+setup() {
+    client_ipv4
+    dns_vendors
+    web_vendors
+    block all drop
+}
+TIMEOUT=4
+EXPECT_EXIT=1
+EXPECT_VERDICT=offline
+# DNS itself is dropped, so the deadline passes before any name resolves.
+EXPECT_REASON="timeout|dns-failed"
+CHECKS=(
+    'elapsed <= timeout + 1.0'
+    'r["duration_ms"] <= timeout * 1000 + 500'
+    'all(p["outcome"] in ("failure", "skipped") for p in probes)'
+    'counters["client_dns"] > 0'
+)

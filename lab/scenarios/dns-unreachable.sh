@@ -1,0 +1,15 @@
+DESCRIPTION="DNS server unreachable: nothing answers on port 53 (ICMP port unreachable)"
+setup() {
+    client_ipv4
+    web_vendors
+}
+EXPECT_EXIT=1
+EXPECT_VERDICT=offline
+EXPECT_REASON=dns-failed
+CHECKS=(
+    'r["portal"] is None'
+    'all(p["outcome"] in ("failure", "skipped") for p in probes)'
+    'all(p["error_class"] == "dns" for p in probes if p["outcome"] == "failure")'
+    'any(p["outcome"] == "failure" for p in probes)'
+    'counters["client_dns"] > 0 and counters["client_syns"] == 0'
+)

@@ -1,0 +1,14 @@
+DESCRIPTION="IPv6-only network (names still have A records, which lead nowhere)"
+setup() {
+    client_ipv6
+    dns_vendors
+    web_vendors
+}
+EXPECT_EXIT=0
+EXPECT_VERDICT=online
+EXPECT_REASON=probes-validated
+CHECKS=(
+    '[d["family"] for d in r["default_routes"]] == ["ipv6"]'
+    'any(p["outcome"] == "success" and p["remote_address"].startswith("2001:db8:2::") for p in probes)'
+    'all(p["outcome"] in ("success", "skipped") for p in probes)'
+)

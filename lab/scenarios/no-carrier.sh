@@ -1,0 +1,16 @@
+DESCRIPTION="link without carrier (the far end of the cable is down)"
+setup() {
+    client_ipv4
+    dns_vendors
+    web_vendors
+    carrier off
+}
+EXPECT_EXIT=1
+EXPECT_VERDICT=offline
+EXPECT_REASON=no-link
+CHECKS=(
+    'iface("eth0")["up"] and not iface("eth0")["carrier"]'
+    'all(p["outcome"] == "skipped" for p in probes)'
+    'counters["client_packets"] == 0'
+    'elapsed < 2'
+)

@@ -1,0 +1,17 @@
+DESCRIPTION="link up, address, no default route: offline at once, no packet sent"
+setup() {
+    client_ipv4 --no-default-route
+    dns_vendors
+    web_vendors
+}
+EXPECT_EXIT=1
+EXPECT_VERDICT=offline
+EXPECT_REASON=no-default-route
+CHECKS=(
+    'r["default_routes"] == []'
+    'any(a["address"] == "198.51.100.2" for a in iface("eth0")["addresses"])'
+    'all(p["outcome"] == "skipped" for p in probes)'
+    # The DNS server is on-link, so even a query could have left: nothing did.
+    'counters["client_packets"] == 0'
+    'elapsed < 2'
+)

@@ -1,0 +1,15 @@
+DESCRIPTION="open network, dual stack (IPv4 and IPv6 addresses and default routes)"
+setup() {
+    client_ipv4
+    client_ipv6
+    dns_vendors
+    web_vendors
+}
+EXPECT_EXIT=0
+EXPECT_VERDICT=online
+EXPECT_REASON=probes-validated
+CHECKS=(
+    'r["portal"] is None'
+    'sorted(d["family"] for d in r["default_routes"]) == ["ipv4", "ipv6"]'
+    'all(p["outcome"] in ("success", "skipped") for p in probes)'
+)

@@ -1,0 +1,15 @@
+DESCRIPTION="HTTP intercepted: 511 Network Authentication Required"
+setup() {
+    client_ipv4
+    dns_vendors
+    web_vendors
+    portal 511
+}
+EXPECT_EXIT=2
+EXPECT_VERDICT=portal
+EXPECT_REASON=http-511
+CHECKS=(
+    'r["portal"] is not None and r["portal"]["status"] == 511'
+    'any(p["outcome"] == "portal" and p["status"] == 511 for p in probes)'
+    'not any(p["outcome"] == "success" for p in probes)'
+)

@@ -1,0 +1,15 @@
+DESCRIPTION="HTTP intercepted: the login page served with 200 in place of every page"
+setup() {
+    client_ipv4
+    dns_vendors
+    web_vendors
+    portal login-page
+}
+EXPECT_EXIT=2
+EXPECT_VERDICT=portal
+EXPECT_REASON=wrong-content
+CHECKS=(
+    'r["portal"] is not None and r["portal"]["status"] == 200'
+    'any(p["outcome"] == "portal" and p["status"] == 200 for p in probes)'
+    'not any(p["outcome"] == "success" for p in probes)'
+)

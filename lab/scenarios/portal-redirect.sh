@@ -1,0 +1,16 @@
+DESCRIPTION="HTTP intercepted: 302 to the portal's login page (HTTPS dropped)"
+setup() {
+    client_ipv4
+    dns_vendors
+    web_vendors
+    portal redirect
+}
+EXPECT_EXIT=2
+EXPECT_VERDICT=portal
+EXPECT_REASON=http-redirect
+CHECKS=(
+    'r["portal"]["url"] == "http://login.portal.test/login?venue=lab"'
+    'any(p["outcome"] == "portal" and p["status"] == 302 for p in probes)'
+    'any(p["headers"]["location"] == "http://login.portal.test/login?venue=lab" for p in probes)'
+    'not any(p["outcome"] == "success" for p in probes)'
+)

@@ -1,0 +1,16 @@
+DESCRIPTION="one vendor's server black-holed, the others fine: online well before the timeout"
+setup() {
+    client_ipv4
+    dns_vendors
+    web_vendors
+    block "ip daddr $(host_addr connectivitycheck.gstatic.com 4)" drop
+    block "ip6 daddr $(host_addr connectivitycheck.gstatic.com 6)" drop
+}
+EXPECT_EXIT=0
+EXPECT_VERDICT=online
+EXPECT_REASON=probes-validated
+CHECKS=(
+    'elapsed < timeout / 2'
+    'probe("connectivitycheck.gstatic.com")["outcome"] != "success"'
+    'r["quorum"]["success"] >= r["quorum"]["required"]'
+)
