@@ -9,7 +9,7 @@ SYSCONFDIR ?= /etc
 RELEASE_BIN = .build/release/netprobe
 DEBUG_BIN = .build/debug/netprobe
 
-.PHONY: all deps test-deps build release run check unit lab lint bench install uninstall clean default-probes
+.PHONY: all deps test-deps build release run check unit lab lint bench install uninstall ecosystem clean default-probes
 
 all: build
 
@@ -48,6 +48,69 @@ lint:
 
 bench: test-deps release
 	bench/run $(CURDIR)/$(RELEASE_BIN)
+
+ecosystem: test-deps
+	$(SWIFT) build
+	NETPROBE_BIN=$(CURDIR)/$(DEBUG_BIN) tests/ecosystem/run $(TESTS)
+
+# Install: `make install` (PREFIX=/usr/local, DESTDIR= for staging). The binary is the
+# release build (built when missing or older than the sources) unless INSTALL_BIN names
+# another. The shipped probe set goes to $(PREFIX)/share/netprobe/probes.json always and
+# to /etc/netprobe/probes.json only when that is absent: a user's file is never
+# overwritten. `make uninstall` removes /etc/netprobe/probes.json only when it is still
+# identical to the shipped copy. Completions come from the binary (swift-argument-parser);
+# the systemd units get $(PREFIX)/bin/netprobe as their binary.
+INSTALL_BIN ?= $(RELEASE_BIN)
+DATADIR = $(DESTDIR)$(PREFIX)/share/netprobe
+CONFDIR = $(DESTDIR)$(SYSCONFDIR)/netprobe
+BASHCOMPDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+UNITDIR = $(DESTDIR)$(PREFIX)/lib/systemd/system
+UNITS = $(notdir $(wildcard systemd/*.service systemd/*.timer))
+SCHEMAS = $(notdir $(wildcard schemas/*.schema.json))
+
+$(RELEASE_BIN): Package.swift probes.json $(shell find Sources -name '*.swift' -o -name '*.h' -o -name '*.modulemap')
+	$(MAKE) --no-print-directory release
+
+install: $(INSTALL_BIN)
+	install -d "$(BINDIR)" "$(MANDIR)" "$(DATADIR)/schemas" "$(CONFDIR)" "$(UNITDIR)" \
+		"$(BASHCOMPDIR)" "$(ZSHCOMPDIR)" "$(FISHCOMPDIR)"
+	install -m 0755 "$(INSTALL_BIN)" "$(BINDIR)/netprobe"
+	install -m 0644 man/netprobe.1 "$(MANDIR)/netprobe.1"
+	install -m 0644 probes.json "$(DATADIR)/probes.json"
+	cd schemas && install -m 0644 $(SCHEMAS) "$(DATADIR)/schemas/"
+	@if [ ! -e "$(CONFDIR)/probes.json" ]; then \
+		echo install -m 0644 probes.json "$(CONFDIR)/probes.json"; \
+		install -m 0644 probes.json "$(CONFDIR)/probes.json"; \
+	elif ! cmp -s probes.json "$(CONFDIR)/probes.json"; then \
+		echo "make install: kept your $(CONFDIR)/probes.json; the shipped set is $(DATADIR)/probes.json"; \
+	fi
+	set -e; for shell in bash zsh fish; do \
+		case $$shell in bash) to="$(BASHCOMPDIR)/netprobe" ;; zsh) to="$(ZSHCOMPDIR)/_netprobe" ;; \
+			fish) to="$(FISHCOMPDIR)/netprobe.fish" ;; esac; \
+		"$(INSTALL_BIN)" --generate-completion-script $$shell >"$$to.tmp"; \
+		chmod 0644 "$$to.tmp"; mv "$$to.tmp" "$$to"; \
+	done
+	set -e; for unit in $(UNITS); do \
+		sed -e 's#/usr/local/bin/netprobe#$(PREFIX)/bin/netprobe#g' -e 's#@BINDIR@#$(PREFIX)/bin#g' \
+			"systemd/$$unit" >"$(UNITDIR)/$$unit.tmp"; \
+		chmod 0644 "$(UNITDIR)/$$unit.tmp"; mv "$(UNITDIR)/$$unit.tmp" "$(UNITDIR)/$$unit"; \
+	done
+
+uninstall:
+	rm -f "$(BINDIR)/netprobe" "$(MANDIR)/netprobe.1" "$(BASHCOMPDIR)/netprobe" \
+		"$(ZSHCOMPDIR)/_netprobe" "$(FISHCOMPDIR)/netprobe.fish"
+	for unit in $(UNITS); do rm -f "$(UNITDIR)/$$unit"; done
+	@shipped="$(DATADIR)/probes.json"; [ -e "$$shipped" ] || shipped=probes.json; \
+	if [ -e "$(CONFDIR)/probes.json" ]; then \
+		if cmp -s "$$shipped" "$(CONFDIR)/probes.json"; then \
+			echo rm -f "$(CONFDIR)/probes.json"; rm -f "$(CONFDIR)/probes.json"; \
+		else echo "make uninstall: kept your modified $(CONFDIR)/probes.json"; fi; \
+	fi
+	for schema in $(SCHEMAS); do rm -f "$(DATADIR)/schemas/$$schema"; done
+	rm -f "$(DATADIR)/probes.json"
+	rmdir "$(DATADIR)/schemas" "$(DATADIR)" "$(CONFDIR)" 2>/dev/null || true
 
 # Rewrites the built-in copy of probes.json after probes.json changed.
 default-probes:

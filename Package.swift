@@ -41,6 +41,7 @@ let package = Package(
         .testTarget(name: "NetprobeLinkTests", dependencies: ["NetprobeLink", "NetprobeCore"]),
         .testTarget(name: "NetprobeCLITests", dependencies: ["NetprobeCore"]),
         .testTarget(name: "NetprobeWaitTests", dependencies: ["NetprobeCore"]),
+        .testTarget(name: "NetprobePortalTests", dependencies: ["NetprobeCore", "NetprobeKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -72,7 +72,10 @@ struct MetricWriter {
         return out
     }
 
+    /// The exposition format spells the special values NaN, +Inf and -Inf (printf's "nan"/"inf" are not it).
     static func number(_ value: Double) -> String {
+        if value.isNaN { return "NaN" }
+        if value.isInfinite { return value > 0 ? "+Inf" : "-Inf" }
         if value.rounded() == value && abs(value) < 1e15 { return String(Int(value)) }
         return String(format: "%.6f", value)
     }

@@ -50,17 +50,21 @@ public enum VerdictEngine {
         // An operator may count in both sets: interception seen on one of its probes is not
         // excused by another of its probes getting through (portals allow-list hosts).
         let successOps = Set(answered.filter { $0.outcome == .success }.map(\.spec.operatorName))
-        let portalOps = Set(answered.filter { $0.outcome == .portal }.map(\.spec.operatorName))
+        // Interception: a portal answer, or a host name hijacked to a private or reserved address.
+        let portalOps = Set(answered.filter { $0.outcome == .portal || Classifier.dnsHijack($0) == true }.map(\.spec.operatorName))
         let pendingOps = Set(pending.map(\.operatorName))
         let canAddSuccess = pendingOps.subtracting(successOps).count
         let canAddPortal = pendingOps.subtracting(portalOps).count
 
         // Both counts only grow as probes land, so checking every reachable pair of counts is exhaustive.
-        let now = verdict(success: successOps.count, portal: portalOps.count, quorum: quorum)
-        var isFinal = true
+        // Finality is judged on the probes alone, so the reason does not depend on whether the API
+        // or the probes answered first; a captive API changes the verdict, never the waiting.
+        let probed = verdict(success: successOps.count, portal: portalOps.count, quorum: quorum)
+        let now = captive ? .portal : probed
+        var isFinal = capport != .pending
         outer: for extraSuccess in 0...canAddSuccess {
             for extraPortal in 0...canAddPortal
-            where verdict(success: successOps.count + extraSuccess, portal: portalOps.count + extraPortal, quorum: quorum) != now {
+            where verdict(success: successOps.count + extraSuccess, portal: portalOps.count + extraPortal, quorum: quorum) != probed {
                 isFinal = false
                 break outer
             }
@@ -76,8 +80,7 @@ public enum VerdictEngine {
         )
     }
 
-    static func verdict(success: Int, portal: Int, quorum: Int, captive: Bool = false) -> Verdict {
-        if captive { return .portal }
+    static func verdict(success: Int, portal: Int, quorum: Int) -> Verdict {
         if portal >= quorum { return .portal }
         if success >= quorum { return .online }
         if portal >= 1 { return .portal }

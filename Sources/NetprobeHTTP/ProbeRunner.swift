@@ -11,6 +11,14 @@ public final class ProbeRunner {
     private let multi: UnsafeMutableRawPointer
     private let userAgent: String
     private var isRunning = false
+    private var graceEnd: ContinuousClock.Instant?
+
+    /// Called from `onResult` during `run`: transfers still running at `instant` are
+    /// cancelled (not timed out). Lets a caller whose answer is decided give the
+    /// remaining transfers a bounded grace instead of stopping them at once.
+    public func cancelRemaining(at instant: ContinuousClock.Instant) {
+        graceEnd = min(graceEnd ?? instant, instant)
+    }
 
     /// Initialises libcurl for the process (once, whoever comes first) and creates the multi handle.
     public init(userAgent: String = ProbeRunner.defaultUserAgent) throws(HTTPError) {
@@ -41,7 +49,11 @@ public final class ProbeRunner {
     ) -> [ProbeObservation] {
         precondition(!isRunning, "ProbeRunner.run is not reentrant")
         isRunning = true
-        defer { isRunning = false }
+        graceEnd = nil
+        defer {
+            isRunning = false
+            graceEnd = nil
+        }
 
         var results = [ProbeObservation?](repeating: nil, count: requests.count)
         var active: [UnsafeMutableRawPointer: Transfer] = [:]
@@ -95,8 +107,13 @@ public final class ProbeRunner {
             }
             let leftMs = Transfer.milliseconds(deadline - .now)
             guard !active.isEmpty, listening, leftMs > 0 else { break }
+            if let graceEnd, graceEnd <= .now {
+                listening = false
+                break
+            }
+            let graceMs = graceEnd.map { Transfer.milliseconds($0 - .now) } ?? leftMs
             // libcurl shortens the wait itself when one of its own timers is due sooner.
-            let polled = curl_multi_poll(multi, nil, 0, Int32(min(1000, leftMs.rounded(.up))), nil)
+            let polled = curl_multi_poll(multi, nil, 0, Int32(min(1000, min(leftMs, graceMs)).rounded(.up)), nil)
             guard polled == CURLM_OK else {
                 failure = Self.multiError("curl_multi_poll", polled)
                 break

@@ -72,6 +72,9 @@ final class Transfer {
         try set(CURLOPT_HTTP09_ALLOWED, 0)
         // Signals would be process-wide side effects; the threaded resolver does not need them.
         try set(CURLOPT_NOSIGNAL, 1)
+        // Without this, cleanup waits for the resolver thread: a black-holed DNS server
+        // would hold the command for the resolver's own retries, past our deadline.
+        try set(CURLOPT_QUICK_EXIT, 1)
         // Ignore http_proxy & co.: the question is whether *this machine's path* reaches the
         // Internet, and NetworkManager's check ignores proxies for the same reason.
         try set(CURLOPT_PROXY, "")

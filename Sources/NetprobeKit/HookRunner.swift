@@ -35,9 +35,15 @@ public final class HookRunner {
     /// Whether `program` names something posix_spawnp can run: a path, or a name found in
     /// $PATH. Checked at startup so a typo is a usage error, not a failure at the first change.
     public static func canRun(_ program: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) -> Bool {
-        if program.contains("/") { return access(program, X_OK) == 0 }
+        guard !program.isEmpty else { return false }
+        if program.contains("/") { return isExecutableFile(program) }
         let directories = (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false)
-        return directories.contains { access(($0.isEmpty ? "." : String($0)) + "/" + program, X_OK) == 0 }
+        return directories.contains { isExecutableFile(($0.isEmpty ? "." : String($0)) + "/" + program) }
+    }
+
+    private static func isExecutableFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && access(path, X_OK) == 0
     }
 
     public func run(environment extra: [String: String], input: [UInt8]) -> HookOutcome {

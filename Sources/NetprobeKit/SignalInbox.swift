@@ -46,6 +46,12 @@ public final class SignalInbox {
             action.sa_flags = SA_RESTART | SA_NOCLDSTOP
             guard sigaction(signal, &action, nil) == 0 else { throw SignalSetupError(operation: "sigaction(\(signal))", code: errno) }
         }
+        // A blocked mask survives exec: a parent that spawned us from a thread blocking
+        // signals (a dispatch worker, say) would leave SIGTERM pending forever.
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in signals { sigaddset(&set, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     /// A closed reader must show up as EPIPE on write, which the caller handles, not as a fatal SIGPIPE.

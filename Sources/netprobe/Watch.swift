@@ -46,11 +46,12 @@ struct Watch: ParsableCommand {
         guard execTimeout > 0 && execTimeout <= 86_400 else {
             throw ValidationError("--exec-timeout must be above 0 and at most 86400 seconds, not \(execTimeout).")
         }
+        // `.remaining` accepts a bare trailing --exec as an empty list.
+        if exec.first?.isEmpty ?? false || (exec.isEmpty && CommandLine.arguments.last == "--exec") {
+            throw ValidationError("--exec needs a program.")
+        }
         if let program = exec.first, !HookRunner.canRun(program) {
             throw ValidationError("--exec: '\(program)' is not an executable file or a program in $PATH.")
-        }
-        if exec.first?.isEmpty ?? false || (exec.isEmpty && CommandLine.arguments.contains("--exec")) {
-            throw ValidationError("--exec needs a program.")
         }
     }
 

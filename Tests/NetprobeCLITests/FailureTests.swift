@@ -33,7 +33,8 @@ struct FailureTests {
     }
 
     /// Every probe black-holed: the answer comes at the --timeout deadline, not the
-    /// probe set's 10 s, and not much after it (1.5 s allowed for a loaded machine).
+    /// probe set's 10 s, and not much after it (measured about 1.55 s; 1 s of slack
+    /// for a loaded machine and the debug build's start-up).
     @Test func allStalledIsTimeoutWithinTheDeadline() throws {
         let deadline = 1.5
         let (run, report) = try Self.runOffline(.all("/stall"), reason: "timeout", extra: ["--timeout", "1.5"])
@@ -42,7 +43,7 @@ struct FailureTests {
             #expect(probe.errorClass == "timeout", "\(probe)")
         }
         let elapsed = try #require(run.elapsed, "\(run.stats)")
-        #expect(elapsed < deadline + 1.5, "took \(elapsed) s with --timeout \(deadline)")
+        #expect(elapsed < deadline + 1, "took \(elapsed) s with --timeout \(deadline)")
         #expect(elapsed > deadline - 0.5, "gave up early: \(elapsed) s with --timeout \(deadline)")
         #expect((report.durationMs ?? 0) < (deadline + 1) * 1000, "\(run)")
     }
@@ -77,9 +78,15 @@ struct FailureTests {
     }
 
     /// A 200 with an empty body where 204 was expected is a broken middlebox, not a portal.
-    @Test func emptyPagesEverywhereAreNotAPortal() throws {
-        let (_, report) = try Self.runOffline(.all("/empty-200", count: 2), reason: "http-error")
-        #expect(report.probes.allSatisfy { $0.errorClass == "empty-body" }, "\(report.probes)")
+    @Test func emptyPagesWhere204ExpectedAreNotAPortal() throws {
+        var set = ProbeSet()
+        for name in ["one", "two", "three"] { set.add(name, expecting: .google, path: "/empty-200") }
+        let (_, report) = try Self.runOffline(set, reason: "http-error")
+        for probe in report.probes {
+            #expect(probe.outcome == "failure", "\(probe)")
+            #expect(probe.errorClass == "empty-body", "\(probe)")
+            #expect(probe.status == 200, "\(probe)")
+        }
     }
 
     /// The dominant failure names the reason: two refused against one 5xx.

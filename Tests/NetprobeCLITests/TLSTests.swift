@@ -104,4 +104,19 @@ struct TLSTests {
         #expect(report.reason == "tls-failed", "\(run)")
         #expect(report.probes.allSatisfy { $0.errorClass == "tls" }, "\(run)")
     }
+
+    /// A --ca-bundle that does not exist is a mistake on the command line, not a network
+    /// that fails TLS: it must not come out as "offline, tls-failed".
+    @Test func missingCABundleIsABadCommandLine() throws {
+        let sandbox = try Sandbox()
+        let tls = try Self.makeCertificate(in: sandbox)
+        var set = ProbeSet(quorum: 1)
+        set.add("https", url: Self.httpsURL, expect: ["status": [204]])
+        let config = try sandbox.write(set)
+        let missing = sandbox.path("no-such-ca.pem")
+        let run = try sandbox.run(["--json", "--config", config, "--ca-bundle", missing], servers: Self.servers(tls))
+        #expect(run.status == 64, "\(run)")
+        #expect(run.stderr.contains(missing), "\(run)")
+        #expect(run.stdout.isEmpty, "\(run)")
+    }
 }

@@ -87,6 +87,7 @@ IFS='
 for spec in $servers; do
     IFS=$saved_ifs
     count=$((count + 1))
+    rm -f "$dir/server$count.port" # a port file from an earlier run in DIR must not count
     # shellcheck disable=SC2086 # ARGS is word-split on purpose
     python3 "$here/probe_server.py" --bind 127.0.0.1 --portfile "$dir/server$count.port" \
         --lifetime "$((limit + 30))" $spec >"$dir/server$count.log" 2>&1 &

@@ -4,100 +4,6 @@
 # Every block acts on the run loaded by run_select/run_create ($RUN, $CLIENT_NS,
 # $GW_NS), and only inside the lab's two namespaces.
 
-# ---- base: namespaces, link, gateway addresses, nft skeleton, TLS, /etc/netns --
-
-base_up() {
-    ip netns add "$CLIENT_NS"
-    ip netns add "$GW_NS"
-    # Before the veth exists, so both ends inherit them: no DAD delay, no RAs,
-    # no ICMP rate limit in the gateway (a "port unreachable" for every query),
-    # and IPv6 off on the client link until client_ipv6 turns it on.
-    in_client sysctl -qw net.ipv6.conf.default.accept_dad=0 net.ipv6.conf.default.accept_ra=0 \
-        net.ipv6.conf.default.disable_ipv6=1
-    in_gw sysctl -qw net.ipv6.conf.default.accept_dad=0 net.ipv6.conf.default.accept_ra=0 \
-        net.ipv4.icmp_ratelimit=0 net.ipv4.icmp_ratemask=0 net.ipv6.icmp.ratelimit=0
-    ip -n "$CLIENT_NS" link add "$CLIENT_IF" type veth peer name "$GW_IF" netns "$GW_NS"
-    ip -n "$CLIENT_NS" link set lo up
-    ip -n "$GW_NS" link set lo up
-    ip -n "$GW_NS" addr add "$GW_V4/$LAN_V4_PREFIX" dev "$GW_IF"
-    ip -n "$GW_NS" addr add "$GW_V6/$LAN_V6_PREFIX" dev "$GW_IF" nodad
-    local name v4 v6 rest
-    while read -r name v4 v6 rest; do
-        ip -n "$GW_NS" addr add "$v4/32" dev lo
-        ip -n "$GW_NS" addr add "$v6/128" dev lo nodad
-    done < <(conf_rows hosts; conf_rows portals)
-    ip -n "$GW_NS" link set "$GW_IF" up
-    ip -n "$CLIENT_NS" link set "$CLIENT_IF" up
-    nft_base
-    tls_make
-    netns_etc
-}
-
-# Rows of a conf/ table without comments or blank lines.
-conf_rows() { grep -vE '^[[:space:]]*(#|$)' "$LAB_DIR/conf/$1"; }
-
-# The gateway's nft table. Counters see every tcp/udp packet from the client
-# (before any NAT: original ports) so a scenario can prove what was sent.
-# Chains: `nat` (portal interception, delay redirects), `block` (drop/reset).
-# Every rule matches iifname lan0: the gateway's own traffic is never touched.
-nft_base() {
-    in_gw nft -f - <<EOF
-table inet lab {
-    counter client_packets { comment "every tcp/udp packet from the client" }
-    counter client_dns { comment "tcp/udp packets to port 53" }
-    counter client_http { comment "tcp packets to port 80" }
-    counter client_https { comment "tcp packets to port 443" }
-    counter client_syns { comment "tcp connection attempts (SYN)" }
-    chain count {
-        type filter hook prerouting priority raw; policy accept;
-        iifname "$GW_IF" meta l4proto { tcp, udp } counter name "client_packets"
-        iifname "$GW_IF" meta l4proto { tcp, udp } th dport 53 counter name "client_dns"
-        iifname "$GW_IF" tcp dport 80 counter name "client_http"
-        iifname "$GW_IF" tcp dport 443 counter name "client_https"
-        iifname "$GW_IF" tcp flags & (syn | ack) == syn counter name "client_syns"
-    }
-    chain nat {
-        type nat hook prerouting priority dstnat; policy accept;
-    }
-    chain block {
-        type filter hook input priority filter; policy accept;
-    }
-}
-EOF
-}
-
-# Lab CA and one server certificate for every name in conf/hosts. Trusted only
-# inside the client namespace (netns_etc puts the CA alone in its /etc/ssl).
-tls_make() {
-    local t=$RUN/tls san name rest
-    mkdir -p "$t"
-    san=$(conf_rows hosts | while read -r name rest; do printf 'DNS:%s,' "$name"; done)
-    openssl req -x509 -new -nodes -newkey ec -pkeyopt ec_paramgen_curve:P-256 \
-        -keyout "$t/ca.key" -out "$t/ca.crt" -days 2 -subj "/CN=netprobe lab CA $LAB_ID" \
-        -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign \
-        2>"$t/openssl.log"
-    openssl req -new -nodes -newkey ec -pkeyopt ec_paramgen_curve:P-256 \
-        -keyout "$t/server.key" -out "$t/server.csr" -subj "/CN=netprobe lab server" 2>>"$t/openssl.log"
-    printf 'subjectAltName=%s\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n' "${san%,}" >"$t/server.ext"
-    openssl x509 -req -in "$t/server.csr" -CA "$t/ca.crt" -CAkey "$t/ca.key" -CAcreateserial \
-        -days 2 -extfile "$t/server.ext" -out "$t/server.crt" 2>>"$t/openssl.log"
-}
-
-# Files `ip netns exec` bind-mounts over /etc/... in the client namespace: an
-# empty resolv.conf (client_ipv4/6 add nameservers), a minimal hosts file and
-# an /etc/ssl whose only trusted CA is the lab's, an empty /etc/netprobe.
-netns_etc() {
-    local e=/etc/netns/$CLIENT_NS
-    mkdir -p "$e/ssl/certs"
-    : >"$e/resolv.conf"
-    printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n' >"$e/hosts"
-    cp "$RUN/tls/ca.crt" "$e/ssl/certs/ca-certificates.crt"
-    [[ -f /etc/ssl/openssl.cnf ]] && cp /etc/ssl/openssl.cnf "$e/ssl/openssl.cnf"
-    # Hide a machine-wide probes.json, so netprobe uses its built-in default set.
-    [[ -d /etc/netprobe ]] && mkdir -p "$e/netprobe"
-    return 0
-}
-
 # ---- client addressing ---------------------------------------------------------
 
 # client_ipv4 [--no-default-route]: address on eth0, default route via the
@@ -196,7 +102,7 @@ dns_rcode() {
 web_vendors() {
     local conf=$RUN/nginx.conf addr
     sed -e "s|@RUN@|$RUN|g" -e "s|@TLS@|$RUN/tls|g" "$LAB_DIR/conf/nginx.conf.in" >"$conf"
-    for addr in $(conf_rows hosts | awk '{print $2, $3}') $(conf_rows portals | awk '{print $2, $3}'); do
+    for addr in $(conf_rows hosts | awk '$4 != "odd" {print $2, $3}') $(conf_rows portals | awk '{print $2, $3}'); do
         grep -qF -- "$addr" "$conf" || die "nginx.conf.in does not listen on $addr (conf/hosts, conf/portals)"
     done
     bg_start nginx nginx -c "$conf" -e "$RUN/nginx-error.log"
@@ -209,10 +115,32 @@ web_vendors() {
 slow_servers() {
     local min=${1:-1} max=${2:-2}
     bg_start delay python3 "$LAB_DIR/servers/delay_relay.py" --delay "$min" "$max" \
-        --listen 0.0.0.0:10080 --listen [::]:10080 --listen 0.0.0.0:10443 --listen [::]:10443
+        --listen 0.0.0.0:10080 --listen "[::]:10080" --listen 0.0.0.0:10443 --listen "[::]:10443"
     bg_wait_listen delay tcp 0.0.0.0:10443
-    in_gw nft add rule inet lab nat iifname "$GW_IF" tcp dport 80 redirect to :10080
-    in_gw nft add rule inet lab nat iifname "$GW_IF" tcp dport 443 redirect to :10443
+    in_gw nft add rule inet lab relay iifname "$GW_IF" tcp dport 80 redirect to :10080
+    in_gw nft add rule inet lab relay iifname "$GW_IF" tcp dport 443 redirect to :10443
+}
+
+# odd_server BEHAVIOUR [HOST...]: hostile or broken HTTP answers nginx cannot
+# give (garbage, stall, endless, reset, ... see Tests/support/probe_server.py),
+# from the shared test server on its own address (conf/hosts: odd). The
+# client's tcp/80 to each HOST (default: every vendor) is DNATed to it.
+odd_server() {
+    local behaviour=${1:?odd_server BEHAVIOUR [HOST...]} v4 host
+    shift
+    read -r _ v4 _ < <(conf_rows hosts | awk '$4 == "odd"') || true
+    bg_start odd python3 "$LAB_DIR/../Tests/support/probe_server.py" --bind "$v4" --port 80 \
+        --all "/$behaviour" --lifetime 86400
+    bg_wait_listen odd tcp "$v4:80"
+    if (($# == 0)); then
+        local vendors
+        mapfile -t vendors < <(conf_rows hosts | awk '$4 == "vendor" {print $1}')
+        set -- "${vendors[@]}"
+    fi
+    for host in "$@"; do
+        in_gw nft add rule inet lab portal_nat iifname "$GW_IF" ip daddr "$(host_addr "$host" 4)" \
+            tcp dport 80 dnat ip to "$v4:80"
+    done
 }
 
 # ---- the portal and outages, as nft rules in the gateway ---------------------------
@@ -223,25 +151,31 @@ slow_servers() {
 portal() {
     local mode=${1:-} https=drop v4 v6 login4 login6
     [[ ${2:-} == --https ]] && https=${3:?}
-    read -r _ v4 v6 < <(conf_rows portals | awk -v m="$mode" '$1 == m')
+    read -r _ v4 v6 < <(conf_rows portals | awk -v m="$mode" '$1 == m') || true
     [[ -n ${v4:-} ]] || die "unknown portal mode '$mode' (conf/portals: $(conf_rows portals | awk '{print $1}' | xargs))"
     read -r _ login4 login6 _ < <(conf_rows hosts | awk '$4 == "portal"')
-    in_gw nft add rule inet lab nat iifname "$GW_IF" ip daddr != "$login4" tcp dport 80 dnat ip to "$v4:80"
-    in_gw nft add rule inet lab nat iifname "$GW_IF" ip6 daddr != "$login6" tcp dport 80 dnat ip6 to "[$v6]:80"
-    [[ $https == open ]] || block "tcp dport 443" "$https"
+    portal_off
+    in_gw nft add rule inet lab portal_nat iifname "$GW_IF" ip daddr != "$login4" tcp dport 80 dnat ip to "$v4:80"
+    in_gw nft add rule inet lab portal_nat iifname "$GW_IF" ip6 daddr != "$login6" tcp dport 80 dnat ip6 to "[$v6]:80"
+    [[ $https == open ]] || block "tcp dport 443" "$https" portal_filter
 }
 
-# portal_off: the user logged in; interception and blocks are lifted.
+# portal_off: the user logged in; the portal's interception and HTTPS block are lifted.
 portal_off() {
-    in_gw nft flush chain inet lab nat
+    in_gw nft flush chain inet lab portal_nat
+    in_gw nft flush chain inet lab portal_filter
+}
+
+# unblock: lift every `block` rule.
+unblock() {
     in_gw nft flush chain inet lab block
 }
 
-# block MATCH drop|reset|unreachable: for client packets matching the nft
+# block MATCH drop|reset|unreachable [CHAIN]: for client packets matching the nft
 # expression MATCH ("all" = everything): drop silently (a black hole), answer
 # with a TCP reset, or with ICMP host unreachable.
 block() {
-    local match=$1 action=${2:-drop} verdict
+    local match=$1 action=${2:-drop} chain=${3:-block} verdict
     [[ $match == all ]] && match=
     case $action in
         drop) verdict=drop ;;
@@ -250,10 +184,6 @@ block() {
         *) die "block MATCH drop|reset|unreachable" ;;
     esac
     # shellcheck disable=SC2086 # MATCH and the verdict are nft words
-    in_gw nft add rule inet lab block iifname "$GW_IF" $match $verdict
+    in_gw nft add rule inet lab "$chain" iifname "$GW_IF" $match $verdict
 }
 
-# Address of a name in conf/hosts: host_addr NAME 4|6
-host_addr() {
-    conf_rows hosts | awk -v n="$1" -v f="$2" '$1 == n { print (f == 6 ? $3 : $2) }'
-}

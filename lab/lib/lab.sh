@@ -1,6 +1,7 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034 # the addressing constants below are used by blocks.sh
 # Lab core: run state, namespaces, background processes, teardown.
-# Sourced by lab/lab. Scenario building blocks live in blocks.sh.
+# Sourced by lab/lab and lab/test. The lab's base is in base.sh, the scenario
+# building blocks in blocks.sh.
 #
 # A run is one lab instance: a client and a gateway namespace joined by a veth
 # pair, plus the processes started in the gateway. Its state lives in
@@ -10,6 +11,8 @@
 
 LAB_DIR=${LAB_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 LAB_RUNS=${LAB_RUNS:-$LAB_DIR/run}
+# ip, nft, dnsmasq and nginx live in sbin, which a CI user's PATH may lack.
+PATH=$PATH:/usr/sbin:/sbin
 
 # The lab's fixed addressing (documentation ranges only, see conf/hosts).
 GW_IF=lan0
@@ -31,7 +34,7 @@ require_root() {
 
 require_tools() {
     local t missing=()
-    for t in ip nft dnsmasq nginx openssl python3 ss setsid; do
+    for t in ip nft dnsmasq nginx openssl python3 ss setsid sysctl timeout; do
         command -v "$t" >/dev/null 2>&1 || missing+=("$t")
     done
     ((${#missing[@]} == 0)) || die "missing tools: ${missing[*]} (see lab/README.md for the apt packages)"
@@ -167,6 +170,7 @@ run_teardown() {
         rm -f "$LAB_RUNS/current"
     fi
     if [[ ${LAB_KEEP:-0} == 1 ]]; then
+        mv "$RUN/env" "$RUN/env.kept"  # no longer a live run; lab down --all removes it
         note "kept $RUN (LAB_KEEP=1)"
     else
         rm -rf "${RUN:?}"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034 # a scenario: lab up runs setup(), lab/test reads the rest
 DESCRIPTION="DNS answers SERVFAIL for every name"
 setup() {
     client_ipv4

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034 # a scenario: lab up runs setup(), lab/test reads the rest
 DESCRIPTION="HTTPS blocked (TCP reset), HTTP fine: online, partial"
 setup() {
     client_ipv4

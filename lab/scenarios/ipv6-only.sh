@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034 # a scenario: lab up runs setup(), lab/test reads the rest
 DESCRIPTION="IPv6-only network (names still have A records, which lead nowhere)"
 setup() {
     client_ipv6

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034 # a scenario: lab up runs setup(), lab/test reads the rest
 DESCRIPTION="link up, a router (IPv6 default route via fe80::1) but no address: no prefix, no DHCP"
 setup() {
     client_ipv6 --link-local-only

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034 # a scenario: lab up runs setup(), lab/test reads the rest
 DESCRIPTION="open network, dual stack (IPv4 and IPv6 addresses and default routes)"
 setup() {
     client_ipv4

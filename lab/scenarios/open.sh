@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034 # a scenario: lab up runs setup(), lab/test reads the rest
 DESCRIPTION="open network: every vendor answers correctly (IPv4)"
 setup() {
     client_ipv4

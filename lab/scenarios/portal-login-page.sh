@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034 # a scenario: lab up runs setup(), lab/test reads the rest
 DESCRIPTION="HTTP intercepted: the login page served with 200 in place of every page"
 setup() {
     client_ipv4

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034 # a scenario: lab up runs setup(), lab/test reads the rest
 DESCRIPTION="HTTP intercepted: 302 to the portal's login page (HTTPS dropped)"
 setup() {
     client_ipv4

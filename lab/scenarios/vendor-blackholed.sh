@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034 # a scenario: lab up runs setup(), lab/test reads the rest
 DESCRIPTION="one vendor's server black-holed, the others fine: online well before the timeout"
 setup() {
     client_ipv4

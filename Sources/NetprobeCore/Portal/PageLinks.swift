@@ -75,7 +75,7 @@ public enum MetaRefresh {
             }
             if !name.isEmpty && result[name] == nil { result[name] = value }
         }
-        let gt = bytes[min(index, bytes.count)...].firstIndex(of: 0x3E) ?? bytes.count
+        guard let gt = bytes[min(index, bytes.count)...].firstIndex(of: 0x3E) else { return (result, bytes.count) }
         return (result, gt + 1)
     }
 

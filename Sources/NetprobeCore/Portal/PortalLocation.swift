@@ -16,7 +16,7 @@ extension PortalLocator {
     /// no portal evidence at all (no portal outcome, no hijacked name, API not captive).
     public static func locate(_ evidence: [ProbeEvidence], capport: CapportReport?) -> PortalInfo? {
         let pages = evidence.filter { $0.outcome == .portal || Classifier.dnsHijack($0) == true }
-        let apiURL = capport?.answer?.userPortalURL
+        let apiURL = capport?.answer?.userPortalURL.flatMap { resolve($0, against: $0) }
         let captive = capport?.answer?.captive == true
         guard !pages.isEmpty || captive else { return nil }
 

@@ -78,7 +78,7 @@ final class Lab {
         config = directory + "/probes.json"
         try? FileManager.default.removeItem(atPath: directory)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try? Tool.run(Tool.ip, ["netns", "del", namespace])  // left over by a crashed run with our pid
+        _ = try? Tool.run(Tool.ip, ["netns", "del", namespace])  // left over by a crashed run with our pid
         try Tool.run(Tool.ip, ["netns", "add", namespace])
         do {
             try ipBatch([
@@ -141,7 +141,7 @@ final class Lab {
     func close() {
         for server in servers { server.stop() }
         servers = []
-        try? Tool.run(Tool.ip, ["netns", "del", namespace])
+        _ = try? Tool.run(Tool.ip, ["netns", "del", namespace])
         try? FileManager.default.removeItem(atPath: directory)
     }
 

@@ -1,0 +1,16 @@
+# shellcheck shell=bash disable=SC2034 # a scenario: lab up runs setup(), lab/test reads the rest
+DESCRIPTION="one vendor answers garbage bytes instead of HTTP, the others fine: online"
+setup() {
+    client_ipv4
+    dns_vendors
+    web_vendors
+    odd_server garbage captive.apple.com
+}
+EXPECT_EXIT=0
+EXPECT_VERDICT=online
+EXPECT_REASON=probes-validated
+CHECKS=(
+    'probe("captive.apple.com")["outcome"] != "success"'
+    'probe("captive.apple.com")["outcome"] == "skipped" or probe("captive.apple.com")["error_class"] == "protocol"'
+    'r["portal"] is None'
+)
