@@ -5,7 +5,8 @@ public struct PortalInfo: Sendable, Equatable {
     public var url: String?
     /// redirect, meta-refresh, wispr, capport, body, dns
     public var source: String?
-    /// The probe whose answer revealed the portal.
+    /// The probe whose answer gave `url` (with no url, the first that showed the portal);
+    /// nil when the Captive Portal API gave it.
     public var probe: String?
     public var status: Int?
     /// The WISPr LoginURL, resolved against the probe URL (the page a WISPr client would post to).

@@ -8,6 +8,10 @@ import NetprobeHTTP
 struct CaptivePortalAPI {
     /// The request's name in the runner; a probe name can never contain '#'.
     static let requestName = "#capport"
+    /// How long the API may still answer once the probes alone have decided the verdict: it was
+    /// sent with them and usually sits on the local network, so a slow or black-holed API
+    /// costs an online check at most this much, not a whole probe timeout.
+    static let grace: Duration = .seconds(1)
 
     let found: CapportDiscovery.Found
 
@@ -33,7 +37,11 @@ struct CaptivePortalAPI {
     }
 
     func report(from observation: ProbeObservation) -> CapportReport {
-        CapportReport.from(observation, uri: found.uri, source: found.source, interface: found.interface)
+        var report = CapportReport.from(observation, uri: found.uri, source: found.source, interface: found.interface)
+        if observation.transportError?.kind == .cancelled {
+            report.error = "no answer within \(Self.grace.components.seconds) s of the probes' verdict"
+        }
+        return report
     }
 
     static func isHTTPS(_ uri: String) -> Bool {
@@ -59,8 +67,10 @@ extension CaptivePortalAPI {
         // (or, for --capport-url, the one the probes use).
         let binding = options.interfaces.isEmpty
             ? nil : (found.interface ?? through.first { options.interfaces.contains($0) } ?? options.interfaces.first)
-        let request = api.request(timeout: min(options.config.probeTimeout, options.timeout), interface: binding,
+        var request = api.request(timeout: min(options.config.probeTimeout, options.timeout), interface: binding,
                                   caBundle: options.caBundle)
+        // -4/-6 hold for the API too, as for the probes.
+        request?.family = families.count == 1 ? families.first : nil
         return Query(api: api, request: request, report: api.reportWithoutQuery)
     }
 }

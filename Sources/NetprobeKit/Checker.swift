@@ -87,7 +87,7 @@ public final class Checker {
             let plan = ProbePlan(config: config, families: families, interfaces: options.interfaces, through: through,
                                  timeout: options.timeout, caBundle: options.caBundle)
             let api = CaptivePortalAPI.discover(options, path: path, families: families, through: through)
-            let (evidence, capport) = try probe(plan, quorum: config.quorum, api: api, deadline: deadline)
+            let (evidence, capport) = try probe(plan, quorum: config.quorum, api: api, started: start, deadline: deadline)
             let settled = evidence.filter { $0.outcome != .skipped }
             var decision = VerdictEngine.decide(quorum: config.quorum, settled: settled, pending: [],
                                                 capport: CapportSignal(capport))
@@ -101,7 +101,7 @@ public final class Checker {
     }
 
     /// Runs the probes and, when there is one to ask, the Captive Portal API query alongside them.
-    private func probe(_ plan: ProbePlan, quorum: Int, api: CaptivePortalAPI.Query?,
+    private func probe(_ plan: ProbePlan, quorum: Int, api: CaptivePortalAPI.Query?, started: ContinuousClock.Instant,
                        deadline: ContinuousClock.Instant) throws(CheckError) -> ([ProbeEvidence], CapportReport?) {
         var requests = plan.requests
         if let request = api?.request { requests.append(request) }
@@ -128,7 +128,20 @@ public final class Checker {
                 settled.append(Classifier.classify(observation, for: spec))
                 pending.removeAll { $0.name == observation.name }
             }
-            return !VerdictEngine.decide(quorum: quorum, settled: settled, pending: pending, capport: capport).isFinal
+            let decision = VerdictEngine.decide(quorum: quorum, settled: settled, pending: pending, capport: capport)
+            if decision.isFinal {
+                guard decision.verdict == .online, pending.contains(where: \.isHTTPS) else { return false }
+                // Online is decided, but whether HTTPS works too (the partial flag) is not: an HTTPS
+                // probe in flight gets as long again as the check has taken so far (20 ms at least).
+                // The verdict is already fixed; this bounds how long the flag may delay the answer.
+                runner.cancelRemaining(at: .now + max(started.duration(to: .now), .milliseconds(20)))
+                return true
+            }
+            // The probes have decided; the API alone keeps us waiting, for a bounded grace only.
+            if capport == .pending && VerdictEngine.decide(quorum: quorum, settled: settled, pending: pending).isFinal {
+                runner.cancelRemaining(at: .now + CaptivePortalAPI.grace)
+            }
+            return true
         }
         let evidence = observations.compactMap { observation in
             specs[observation.name].map { Classifier.classify(observation, for: $0) }

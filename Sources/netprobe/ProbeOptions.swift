@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import NetprobeCore
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
@@ -45,6 +46,9 @@ struct ProbeOptions: ParsableArguments {
         if let capportURL, capportURL != CapportReport.unrestrictedURI,
            !(capportURL.lowercased().hasPrefix("https://") && PortalLocator.resolve(capportURL, against: capportURL) != nil) {
             throw ValidationError("--capport-url must be an https:// URL (RFC 8908 requires TLS), not '\(capportURL)'.")
+        }
+        if let caBundle, !FileManager.default.isReadableFile(atPath: caBundle) {
+            throw ValidationError("--ca-bundle \(caBundle): no such readable file.")
         }
         for name in interface where name.isEmpty || name.utf8.count > 15 || name.contains("/") {
             throw ValidationError("'\(name)' is not an interface name (1-15 characters, no '/').")

@@ -44,6 +44,7 @@ struct OfflineTests {
         (Network.loopbackOnly, "no-default-route"),
         (Network.noRoute, "no-default-route"),
         (Network.noCarrier, "no-link"),
+        (Network.noAddress, "no-address"),
     ])
     func gateAnswersAtOnceAndSendsNothing(network: Network, reason: String) throws {
         let sandbox = try Sandbox()

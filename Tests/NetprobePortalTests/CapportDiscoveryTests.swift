@@ -167,6 +167,24 @@ import Testing
         #expect(Self.find(tree)?.source == "systemd-networkd")
     }
 
+    /// The API query is bound and limited like the probes: interface only with -i, the gate's family.
+    @Test func queryFollowsTheProbesBindingAndFamily() throws {
+        let tree = try Tree()
+        try tree.write("netif/links/2", Self.networkdState)
+        let config = DefaultProbes.config()
+        let bound = CheckOptions(config: config, interfaces: ["eth0"], timeout: 3, caBundle: "/lab/ca.pem", capportDiscovery: tree.discovery)
+        let query = try #require(CaptivePortalAPI.discover(bound, path: Self.eth0, families: [.ipv4], through: ["eth0"]))
+        let request = try #require(query.request)
+        #expect(request.interface == "eth0" && request.family == .ipv4 && request.timeout == 3 && request.caBundle == "/lab/ca.pem")
+        #expect(query.report == nil)
+        let free = CheckOptions(config: config, capportDiscovery: tree.discovery)
+        let unbound = try #require(CaptivePortalAPI.discover(free, path: Self.eth0, families: [.ipv4, .ipv6], through: ["eth0"])?.request)
+        #expect(unbound.interface == nil && unbound.family == nil && unbound.timeout == config.probeTimeout)
+        let explicit = CheckOptions(config: config, capportURL: CapportReport.unrestrictedURI, capportDiscovery: tree.discovery)
+        let unrestricted = try #require(CaptivePortalAPI.discover(explicit, path: Self.eth0, families: [.ipv4], through: ["eth0"]))
+        #expect(unrestricted.request == nil && unrestricted.report?.state == .unrestricted && unrestricted.report?.source == "option")
+    }
+
     /// State files are read bounded and never block: a FIFO or a huge file is harmless.
     @Test func hostileStateFiles() throws {
         let tree = try Tree()

@@ -46,6 +46,12 @@ import Testing
         #expect(Classifier.dnsHijack(Classifier.classify(observation, for: literal)) == false)
         let localhost = ProbeSpec(name: "lh", url: "http://localhost:8080/x", operatorName: "me", expect: Expectation(statuses: [204]))
         #expect(Classifier.dnsHijack(Classifier.classify(observation, for: localhost)) == false)
+        let v6 = ProbeSpec(name: "v6", url: "http://[::1]:8080/x", operatorName: "me", expect: Expectation(statuses: [204]))
+        var v6Observation = observation
+        v6Observation.remoteAddress = "::1"
+        #expect(Classifier.dnsHijack(Classifier.classify(v6Observation, for: v6)) == false)
+        let named = ProbeSpec(name: "n", url: "http://probe.example/x", operatorName: "me", expect: Expectation(statuses: [204]))
+        #expect(Classifier.dnsHijack(Classifier.classify(v6Observation, for: named)) == true)
     }
 
     /// Portals that allow-list captive.apple.com while hijacking the rest: still a portal.

@@ -15,6 +15,8 @@
 #                  noroute    + the veth with its address, but no default route
 #                  nocarrier  + the veth and the default route, but its peer is
 #                               down, so d0 has no carrier
+#                  noaddress  + the veth with carrier and a default route out of
+#                               it (no gateway), but no address on it
 #   --server ARGS  start `probe_server.py --bind 127.0.0.1 ARGS` (word-split; give
 #                  fixed ports: the namespace is private, so they cannot clash);
 #                  repeatable. The command starts once every server listens.
@@ -50,7 +52,7 @@ while [ $# -gt 0 ]; do
         *) fail "unknown option: $1" ;;
     esac
 done
-[ -n "$dir" ] && [ -d "$dir" ] || fail "--dir must name an existing directory"
+if [ -z "$dir" ] || [ ! -d "$dir" ]; then fail "--dir must name an existing directory"; fi
 [ $# -gt 0 ] || fail "no command given after --"
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -58,21 +60,24 @@ mount -t sysfs sysfs /sys || fail "cannot mount sysfs in the private mount names
 ip link set lo up || fail "cannot bring lo up"
 case $net in
     lo) ;;
-    online | noroute | nocarrier)
+    online | noroute | nocarrier | noaddress)
         ip link add d0 type veth peer name d1 || fail "cannot create the veth pair"
         # No IPv6 on the veth: no autoconfiguration chatter, no stray addresses.
         for link in d0 d1; do echo 1 >"/proc/sys/net/ipv6/conf/$link/disable_ipv6"; done
         if [ "$net" != nocarrier ]; then ip link set d1 up || fail "cannot bring d1 up"; fi
-        ip addr add 198.51.100.2/24 dev d0 || fail "cannot address d0"
+        if [ "$net" != noaddress ]; then ip addr add 198.51.100.2/24 dev d0 || fail "cannot address d0"; fi
         ip link set d0 up || fail "cannot bring d0 up"
-        if [ "$net" != noroute ]; then
-            ip route add default via 198.51.100.1 dev d0 || fail "cannot add the default route"
-        fi
+        case $net in
+            noroute) ;;
+            noaddress) ip route add default dev d0 || fail "cannot add the default route" ;;
+            *) ip route add default via 198.51.100.1 dev d0 || fail "cannot add the default route" ;;
+        esac
         ;;
     *) fail "unknown --net mode: $net" ;;
 esac
 
 pids=''
+# shellcheck disable=SC2317 # called by the EXIT trap
 cleanup() {
     for pid in $pids; do kill "$pid" 2>/dev/null; done
     for pid in $pids; do wait "$pid" 2>/dev/null; done

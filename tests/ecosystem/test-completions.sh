@@ -4,6 +4,7 @@
 # loaded into a real bash and asked to complete command lines, as a user pressing TAB
 # would; zsh and fish are syntax-checked when those shells are installed (they are not
 # installed for this), and all three must offer every option `netprobe help` shows.
+# shellcheck source=tests/ecosystem/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 require_binary
 
@@ -47,7 +48,7 @@ offers() {  # offers LINE WORD...: every WORD is among the candidates for LINE
         grep -qxF -- "$word" <<<"$candidates" || missing="$missing $word"
     done
     if [ -z "$missing" ]; then ok "bash completes '$line' with $*"; else
-        not_ok "bash completes '$line' without:$missing (offered: $(echo $candidates))"
+        not_ok "bash completes '$line' without:$missing (offered: ${candidates//$'\n'/ })"
     fi
 }
 offers "netprobe " check path config wait watch help
@@ -58,13 +59,14 @@ offers "netprobe check --format " text json prometheus
 offers "netprobe check --config pro" probes.json probes-lab.json
 offers "netprobe config check pro" probes.json probes-lab.json
 for command in check path wait watch "config check"; do
-    # shellcheck disable=SC2046 # one word per option
+    # shellcheck disable=SC2086,SC2046 # "config check" is two words on purpose
     offers "netprobe $command --" $(help_options $command | grep -e '^--')
 done
 
 # zsh and fish: every long option of every command is in the script.
 before=$FAILURES
 for command in check path wait watch "config check"; do
+    # shellcheck disable=SC2086 # "config check" is two words on purpose
     for option in $(help_options $command | grep -e '^--' | grep -vx -e --help -e --version); do
         name=${option#--}
         grep -qE -- "(^|[^a-z-])--$name([^a-z-]|\$)" "$WORK/completion.zsh" || not_ok "zsh completion lacks $option ($command)"

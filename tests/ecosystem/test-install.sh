@@ -6,6 +6,7 @@
 # installed), the systemd units pointing at the installed binary, a user's modified
 # /etc/netprobe/probes.json surviving a second install and the uninstall, and an
 # uninstall leaving no other file behind.
+# shellcheck source=tests/ecosystem/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 require_binary
 
@@ -47,6 +48,7 @@ fi
 check "install put exactly the expected files" diff <(expected_files $P) <(files_under "$DEST")
 check "the binary is executable (0755)" test "$(stat -c %a "$DEST$P/bin/netprobe")" = 755
 check "the installed probe set is the repository's" cmp "$REPO/probes.json" "$DEST/etc/netprobe/probes.json"
+check "the installed man page is the repository's" cmp "$REPO/man/netprobe.1" "$DEST$P/share/man/man1/netprobe.1"
 
 expect_eq "installed binary: --version" "$("$NETPROBE" --version)" "$("$DEST$P/bin/netprobe" --version 2>&1)"
 check "installed binary: config check of the installed probes.json" \

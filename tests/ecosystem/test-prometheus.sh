@@ -4,6 +4,7 @@
 # reports made by the real binary in private network namespaces; label escaping with a
 # portal URL carrying quotes and backslashes; and the documented textfile-collector
 # recipe (man page and README), run as written.
+# shellcheck source=tests/ecosystem/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 require_binary
 OUT=$WORK/out
@@ -40,7 +41,7 @@ done
 DRIVER
 
 # --- every scenario, then the recipe, in one namespace; the no-route case in a bare one ---
-in_netns online -- bash -c "'$REPO/tests/ecosystem/lib/scenarios.sh' '$NETPROBE' '$OUT' checks && bash '$WORK/recipe-driver.sh'" \
+in_netns online -- bash -c "'$REPO/tests/ecosystem/lib/scenarios.sh' '$NETPROBE' '$OUT' checks; bash '$WORK/recipe-driver.sh'" \
     >"$WORK/netns.log" 2>&1 || { not_ok "namespace run failed"; cat "$WORK/netns.log"; }
 in_netns lo -- "$REPO/tests/ecosystem/lib/scenarios.sh" "$NETPROBE" "$OUT" bare >>"$WORK/netns.log" 2>&1 ||
     { not_ok "bare namespace run failed"; cat "$WORK/netns.log"; }

@@ -5,6 +5,7 @@
 # `watch --json` records across a lost default route, `path --json`; probes.json
 # against probes.schema.json; and the schema's reason codes and error classes against
 # the man page, both ways.
+# shellcheck source=tests/ecosystem/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 require_binary
 OUT=$WORK/out
@@ -12,36 +13,64 @@ mkdir -p "$OUT"
 SCHEMAS=$REPO/schemas
 validate() { "$PY" "$REPO/scripts/validate-json" "$@"; }
 
-# The validator is real: it rejects what the schemas forbid.
-echo '{"schema_version": 1, "verdict": "maybe"}' >"$WORK/bad-report.json"
-if validate "$SCHEMAS/report.schema.json" "$WORK/bad-report.json" >/dev/null 2>&1; then
-    not_ok "validate-json accepted a report with verdict \"maybe\" and no keys"
-else
-    ok "validate-json rejects an invalid report"
+# The validator runs, and is real: it accepts the shipped probes.json and rejects what the
+# schemas forbid. If it cannot run at all, nothing below would mean anything.
+if ! validate "$SCHEMAS/probes.schema.json" "$REPO/probes.json" >"$WORK/probes.out" 2>&1; then
+    not_ok "scripts/validate-json ($PY) does not accept the shipped probes.json:"
+    sed 's/^/    /' "$WORK/probes.out" | tail -n 5
+    finish
 fi
-
-check "probes.json validates against probes.schema.json" validate "$SCHEMAS/probes.schema.json" "$REPO/probes.json"
+ok "probes.json validates against probes.schema.json"
+echo '{"schema_version": 1, "verdict": "maybe"}' >"$WORK/bad-report.json"
+validate "$SCHEMAS/report.schema.json" "$WORK/bad-report.json" >"$WORK/bad-report.out" 2>&1
+bad_status=$?
+if [ "$bad_status" = 1 ] && grep -q "maybe" "$WORK/bad-report.out"; then
+    ok "validate-json rejects an invalid report, naming the bad value"
+else
+    not_ok "validate-json on an invalid report: exit $bad_status, expected 1 and a message about 'maybe':"
+    sed 's/^/    /' "$WORK/bad-report.out"
+fi
 
 in_netns online -- "$REPO/tests/ecosystem/lib/scenarios.sh" "$NETPROBE" "$OUT" checks commands >"$WORK/netns.log" 2>&1 ||
     { not_ok "namespace run failed"; cat "$WORK/netns.log"; }
 in_netns lo -- "$REPO/tests/ecosystem/lib/scenarios.sh" "$NETPROBE" "$OUT" bare >>"$WORK/netns.log" 2>&1 ||
     { not_ok "bare namespace run failed"; cat "$WORK/netns.log"; }
 
-field() { "$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2" 2>/dev/null; }
+# One validator run per schema (each error line names its file).
+names=$(cd "$OUT" && ls -- *.expect | sed 's/\.expect$//')
+reports=$(for name in $names; do echo "$OUT/$name.json"; done)
+# shellcheck disable=SC2086 # one path per word (no spaces in $WORK)
+check "check --json of every scenario ($(echo $names | tr ' ' ',')) validates against report.schema.json" \
+    validate "$SCHEMAS/report.schema.json" $reports
+# shellcheck disable=SC2046
+check "every scenario's probes.json validates against probes.schema.json" \
+    validate "$SCHEMAS/probes.schema.json" $(for name in $names; do echo "$OUT/$name.probes.json"; done)
+for name in $names; do
+    read -r verdict reason status <"$OUT/$name.expect"
+    echo "$name $verdict $reason $status"
+done >"$WORK/expected.txt"
+# shellcheck disable=SC2086
+# (Debian 12's jsonschema checks "format": "date-time" only with rfc3339-validator, which
+# Debian does not package: the timestamp's RFC 3339 form is checked here instead.)
+"$PY" -c 'import datetime, json, re, sys
+RFC3339 = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)\Z")
+for path in sys.argv[1:]:
+    name = path.rsplit("/", 1)[1][:-len(".json")]
+    try:
+        report = json.load(open(path))
+        line = [name, report["verdict"], report["reason"], open(path + ".rc").read().strip()]
+        stamp = report["timestamp"]
+        if not RFC3339.match(stamp) or not datetime.datetime.fromisoformat(stamp.replace("Z", "+00:00")):
+            line.append("bad-timestamp:" + stamp)
+        print(*line)
+    except (ValueError, KeyError, OSError) as error:
+        print(name, "unreadable:", error)' $reports >"$WORK/actual.txt"
+check "every scenario's verdict, reason, exit status (and RFC 3339 timestamp) are as expected" \
+    diff "$WORK/expected.txt" "$WORK/actual.txt"
 
-for expect in "$OUT"/*.expect; do
-    name=$(basename "$expect" .expect)
-    read -r verdict reason status <"$expect"
-    check "$name: check --json validates against report.schema.json" validate "$SCHEMAS/report.schema.json" "$OUT/$name.json"
-    expect_eq "$name: verdict, reason and exit status" "$verdict $reason $status" \
-        "$(field "$OUT/$name.json" verdict) $(field "$OUT/$name.json" reason) $(cat "$OUT/$name.json.rc")"
-    check "$name: its probes.json validates against probes.schema.json" validate "$SCHEMAS/probes.schema.json" "$OUT/$name.probes.json"
-done
-
-expect_eq "path --json exits 0 (online namespace)" 0 "$(cat "$OUT/path.rc")"
-check "path --json (online namespace) validates against path.schema.json" validate "$SCHEMAS/path.schema.json" "$OUT/path.json"
-expect_eq "path --json exits 0 (bare namespace)" 0 "$(cat "$OUT/bare-path.rc")"
-check "path --json (bare namespace) validates against path.schema.json" validate "$SCHEMAS/path.schema.json" "$OUT/bare-path.json"
+expect_eq "path --json exits 0 (online and bare namespaces)" "0 0" "$(cat "$OUT/path.rc") $(cat "$OUT/bare-path.rc")"
+check "path --json (online and bare namespaces) validates against path.schema.json" \
+    validate "$SCHEMAS/path.schema.json" "$OUT/path.json" "$OUT/bare-path.json"
 
 expect_eq "wait --json exits 0 online" 0 "$(cat "$OUT/wait.rc")"
 check "wait --json validates against report.schema.json" validate "$SCHEMAS/report.schema.json" "$OUT/wait.json"

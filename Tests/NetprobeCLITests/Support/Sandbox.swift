@@ -12,6 +12,8 @@ enum Network: String, Sendable, CustomStringConvertible {
     case noRoute = "noroute"
     /// The veth and a default route, but no carrier (its peer is down).
     case noCarrier = "nocarrier"
+    /// The veth with carrier and a default route out of it, but no address.
+    case noAddress = "noaddress"
 
     var description: String { rawValue }
 }
@@ -114,14 +116,19 @@ final class Sandbox {
         process.arguments = wrapper + ["--", binary] + arguments
         process.environment = env
         process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
+        let outHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+        let errHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
+        defer {
+            try? outHandle.close()
+            try? errHandle.close()
+        }
+        process.standardOutput = outHandle
+        process.standardError = errHandle
         try process.run()
         process.waitUntilExit()
 
         let run = Run(arguments: arguments, status: process.terminationStatus,
-                      stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
-                      stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "",
+                      stdout: Self.text(of: out), stderr: Self.text(of: err),
                       stats: Self.parseStats(path: stats))
         // 125: the namespace or a server could not be set up; that is no verdict on netprobe.
         if run.status == 125 && run.stderr.contains("netns_run:") {
@@ -133,6 +140,11 @@ final class Sandbox {
     /// The log of the n-th server (1-based) of the last run: with `-v` it lists every request.
     func serverLog(_ number: Int = 1) -> String {
         (try? String(contentsOfFile: path("server\(number).log"), encoding: .utf8)) ?? ""
+    }
+
+    /// Decoded leniently: invalid UTF-8 from netprobe shows up as U+FFFD, not as an empty string.
+    private static func text(of path: String) -> String {
+        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 
     private static func parseStats(path: String) -> [String: Int] {

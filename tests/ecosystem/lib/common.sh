@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by the tests in tests/ecosystem/ (sourced, bash). Each test gets:
 #   REPO         the repository root
 #   NETPROBE     the binary under test ($NETPROBE_BIN, default .build/debug/netprobe)
@@ -73,8 +74,9 @@ in_netns() {
     local mode=$1
     shift
     [ "$1" = -- ] && shift
-    mkdir -p "$WORK/netns"
-    "$REPO/Tests/support/netns_run.sh" --dir "$WORK/netns" --net "$mode" --limit 40 \
+    local dir
+    dir=$(mktemp -d "$WORK/netns.XXXXXX")
+    "$REPO/Tests/support/netns_run.sh" --dir "$dir" --net "$mode" --limit 40 \
         --server "--port 8081" -- "$@"
 }
 

@@ -7,7 +7,8 @@
 #   checks    (online mode) for each scenario S below: OUT/S.json and OUT/S.prom
 #             (`netprobe check --format json|prometheus`), their exit statuses in
 #             OUT/S.json.rc and OUT/S.prom.rc, and "VERDICT REASON STATUS" expected
-#             in OUT/S.expect
+#             in OUT/S.expect (the last ones break the path: no carrier, no default
+#             route, no address; the path is whole again at the end)
 #   commands  (online mode) OUT/path.json, OUT/wait.json, and OUT/watch.jsonl: the
 #             records of `netprobe watch --json` across a lost default route
 #   bare      (lo mode) OUT/bare.json(.rc), OUT/bare.prom(.rc), OUT/bare-path.json
@@ -92,6 +93,13 @@ checks() {
     ip route del default
     # shellcheck disable=SC2046
     scenario offline-no-route "offline no-default-route 1" 3 $(online_paths)
+    # A default route out of d0, but no address on it.
+    ip addr del 198.51.100.2/24 dev d0
+    ip route add default dev d0
+    # shellcheck disable=SC2046
+    scenario offline-no-address "offline no-address 1" 3 $(online_paths)
+    ip route del default
+    ip addr add 198.51.100.2/24 dev d0
     ip route add default via 198.51.100.1 dev d0
 }
 
