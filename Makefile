@@ -35,6 +35,7 @@ check: test-deps
 	$(SWIFT) test
 	$(MAKE) --no-print-directory lint
 	NETPROBE_BIN=$(CURDIR)/$(DEBUG_BIN) lab/test
+	NETPROBE_BIN=$(CURDIR)/$(DEBUG_BIN) tests/ecosystem/run
 
 unit: deps
 	$(SWIFT) test

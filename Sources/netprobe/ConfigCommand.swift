@@ -21,7 +21,7 @@ struct ConfigCheck: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The probes.json to check.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The probes.json to check.", valueName: "file"), completion: .file(extensions: ["json"]))
     var file: String?
 
     @Flag(name: [.customShort("q"), .long], help: "Print nothing; the exit status says it all.")

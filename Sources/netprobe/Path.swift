@@ -8,15 +8,15 @@ struct Path: ParsableCommand {
         discussion: "The same view of the kernel that gates every check, read from netlink. Exit status 0, or 70 when netlink cannot be read."
     )
 
+    enum PathFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
     @Option(name: .long, help: "Output format: text or json.")
-    var format: OutputFormat = .text
+    var format: PathFormat = .text
 
     @Flag(name: .long, help: "Same as --format json.")
     var json = false
-
-    func validate() throws {
-        if format == .prometheus && !json { throw ValidationError("netprobe path prints text or json, not prometheus.") }
-    }
 
     func run() throws {
         do {

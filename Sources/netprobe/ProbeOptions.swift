@@ -8,7 +8,8 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 
 /// Options shared by check, wait and watch (names fixed by CONTRACT.md).
 struct ProbeOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Probe set to use (default: $NETPROBE_CONFIG, else /etc/netprobe/probes.json, else the built-in set).", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Probe set to use (default: $NETPROBE_CONFIG, else /etc/netprobe/probes.json, else the built-in set).", valueName: "file"),
+            completion: .file(extensions: ["json"]))
     var config: String?
 
     @Option(name: .long, help: "Output format: text, json or prometheus.")
@@ -29,7 +30,7 @@ struct ProbeOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Hard deadline for the whole command in seconds, fractions allowed (default: the probe set's \"timeout\", 10 for the built-in set).", valueName: "seconds"))
     var timeout: Double?
 
-    @Option(name: .long, help: ArgumentHelp("CA bundle for HTTPS probes (default: the system's).", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("CA bundle for HTTPS probes (default: the system's).", valueName: "file"), completion: .file())
     var caBundle: String?
 
     @Option(name: .long, help: ArgumentHelp("Captive Portal API (RFC 8908) to ask, an https URL; default: the one the network announced (DHCP option 114, via systemd-networkd, dhcpcd or dhclient).", valueName: "url"))

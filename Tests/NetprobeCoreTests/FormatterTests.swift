@@ -1,5 +1,5 @@
 import Foundation
-import NetprobeCore
+@testable import NetprobeCore
 import Testing
 
 @Suite struct TextFormatterTests {
@@ -110,4 +110,9 @@ import Testing
     func exitCode(_ verdict: Verdict, _ code: Int32) {
         #expect(ReportFixtures.report(verdict: verdict).exitCode == code)
     }
+}
+
+@Test func prometheusLabelValuesAreEscaped() {
+    #expect(MetricWriter.escape("a\"b\\c\nd") == #"a\"b\\c\nd"#)
+    #expect(MetricWriter.escape("plain") == "plain")
 }
