@@ -76,9 +76,7 @@ struct WatchRecord {
     }
 
     private static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
+        Timestamp.iso8601(date, fractional: false)
     }
 }
 
