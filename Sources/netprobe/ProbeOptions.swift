@@ -27,7 +27,7 @@ struct ProbeOptions: ParsableArguments {
     @Flag(name: .customShort("6"), help: "Only IPv6.")
     var ipv6Only = false
 
-    @Option(name: .long, help: ArgumentHelp("Hard deadline for the whole command in seconds, fractions allowed (default: the probe set's \"timeout\", 10 for the built-in set).", valueName: "seconds"))
+    @Option(name: .long, help: ArgumentHelp("Hard deadline in seconds, fractions allowed. check: for the whole command (default: the probe set's \"timeout\", 10 for the built-in set); wait: for the whole wait (default 60); watch: for each check.", valueName: "seconds"))
     var timeout: Double?
 
     @Option(name: .long, help: ArgumentHelp("CA bundle for HTTPS probes (default: the system's).", valueName: "file"), completion: .file())

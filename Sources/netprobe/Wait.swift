@@ -55,7 +55,8 @@ struct Wait: ParsableCommand {
             let remaining = seconds(clock.now.duration(to: deadline))
             let truncated = remaining < config.timeout
             let checkOptions = CheckOptions(config: config, families: options.families, interfaces: options.interface,
-                                            timeout: max(min(remaining, config.timeout), 0.001), caBundle: options.caBundle)
+                                            timeout: max(min(remaining, config.timeout), 0.001), caBundle: options.caBundle,
+                                            capportURL: options.capportURL)
             let report = try checker.run(checkOptions)
             if report.verdict == .online { return report }
             // A check the deadline cut short and that ran out of time says nothing new:

@@ -84,7 +84,8 @@ struct Watch: ParsableCommand {
         while true {
             waiter.beginCheck()
             let report = try checker.run(CheckOptions(config: config, families: options.families, interfaces: options.interface,
-                                                      timeout: options.timeout, caBundle: options.caBundle))
+                                                      timeout: options.timeout, caBundle: options.caBundle,
+                                                      capportURL: options.capportURL))
             if let record = WatchRecord.after(previous, report, interface: throughInterface(report)) {
                 if !options.quiet {
                     guard RecordOutput.write(options.effectiveFormat == .json ? record.json : record.text) else { return }

@@ -23,11 +23,15 @@ base_up() {
         ip -n "$GW_NS" addr add "$v4/32" dev lo
         ip -n "$GW_NS" addr add "$v6/128" dev lo nodad
     done < <(conf_rows hosts; conf_rows portals)
+    ip -n "$GW_NS" addr add "$HIJACK_V4/32" dev lo
     ip -n "$GW_NS" link set "$GW_IF" up
     ip -n "$CLIENT_NS" link set "$CLIENT_IF" up
     nft_base
     tls_make
     netns_etc
+    # systemd-networkd's per-link state for the client (capport_announce
+    # writes into it); `lab exec` points netprobe here, never at the host's.
+    mkdir -p "$RUN/netif/links"
 }
 
 # Rows of a conf/ table without comments or blank lines.
@@ -46,6 +50,7 @@ table inet lab {
     counter client_http { comment "tcp packets to port 80" }
     counter client_https { comment "tcp packets to port 443" }
     counter client_syns { comment "tcp connection attempts (SYN)" }
+    counter client_capport { comment "tcp/udp packets to the Captive Portal API host" }
     chain count {
         type filter hook prerouting priority raw; policy accept;
         iifname "$GW_IF" meta l4proto { tcp, udp } counter name "client_packets"
@@ -53,6 +58,8 @@ table inet lab {
         iifname "$GW_IF" tcp dport 80 counter name "client_http"
         iifname "$GW_IF" tcp dport 443 counter name "client_https"
         iifname "$GW_IF" tcp flags & (syn | ack) == syn counter name "client_syns"
+        iifname "$GW_IF" ip daddr $(host_addr capport.portal.test 4) meta l4proto { tcp, udp } counter name "client_capport"
+        iifname "$GW_IF" ip6 daddr $(host_addr capport.portal.test 6) meta l4proto { tcp, udp } counter name "client_capport"
     }
     chain portal_nat {
         type nat hook prerouting priority dstnat; policy accept;

@@ -71,12 +71,15 @@ link_settle() {
 # ---- servers -----------------------------------------------------------------
 
 # dnsmasq_start ARGS...: dnsmasq on the gateway's lab addresses, no upstream,
-# with the given extra arguments. Any name not answered by ARGS is NXDOMAIN.
+# with the given extra arguments. Any name not answered by ARGS is NXDOMAIN
+# (unless ARGS bring their own catch-all --address=/#/...).
 dnsmasq_start() {
+    local catch_all=--address=/#/ a
+    for a; do [[ $a == --address=/#/* ]] && catch_all=; done
     bg_start dnsmasq dnsmasq --keep-in-foreground --conf-file=/dev/null --no-resolv --no-hosts \
         --bind-interfaces --listen-address="$GW_V4" --listen-address="$GW_V6" \
         --pid-file="$RUN/dnsmasq.pid" --user=nobody --group=nogroup \
-        --log-facility=- --log-queries "$@" --address=/#/
+        --log-facility=- --log-queries "$@" ${catch_all:+"$catch_all"}
     bg_wait_listen dnsmasq udp "$GW_V4:53"
 }
 
@@ -91,6 +94,23 @@ dns_vendors() {
     dnsmasq_start "${args[@]}" "$@"
 }
 
+# dns_hijack [NAME...]: a lying resolver, as DNS-hijacking portals run: every
+# name resolves to $HIJACK_V4 (a private address on the gateway, see lab.sh;
+# A only, AAAA queries get no data), except each NAME from conf/hosts, which
+# keeps its real records (a portal that allow-lists it).
+dns_hijack() {
+    # --local=/#/: AAAA queries get NODATA (not REFUSED for want of an upstream).
+    local args=("--address=/#/$HIJACK_V4" --local=/#/) name v4
+    for name; do
+        v4=$(host_addr "$name" 4)
+        [[ -n $v4 ]] || die "dns_hijack: '$name' is not in conf/hosts"
+        args+=("--host-record=$name,$v4,$(host_addr "$name" 6)")
+    done
+    # The lie must point into the lab: the address has to be the gateway's own.
+    ip -n "$GW_NS" -4 addr show dev lo | grep -qF " $HIJACK_V4/" || die "$HIJACK_V4 is not on the gateway"
+    dnsmasq_start "${args[@]}"
+}
+
 # dns_rcode RCODE: a DNS server answering every query with RCODE (2 = SERVFAIL).
 dns_rcode() {
     bg_start dns python3 "$LAB_DIR/servers/dns_rcode.py" --rcode "${1:-2}" \
@@ -101,10 +121,20 @@ dns_rcode() {
 # web_vendors: nginx with the vendors' real answers and every portal flavour.
 web_vendors() {
     local conf=$RUN/nginx.conf addr
-    sed -e "s|@RUN@|$RUN|g" -e "s|@TLS@|$RUN/tls|g" "$LAB_DIR/conf/nginx.conf.in" >"$conf"
+    sed -e "s|@RUN@|$RUN|g" -e "s|@TLS@|$RUN/tls|g" -e "s|@PAGES@|$LAB_DIR/conf/pages|g" \
+        -e "s|@HIJACK_V4@|$HIJACK_V4|g" "$LAB_DIR/conf/nginx.conf.in" >"$conf"
     for addr in $(conf_rows hosts | awk '$4 != "odd" {print $2, $3}') $(conf_rows portals | awk '{print $2, $3}'); do
         grep -qF -- "$addr" "$conf" || die "nginx.conf.in does not listen on $addr (conf/hosts, conf/portals)"
     done
+    # A WISPr page whose values try to drive the terminal (portal wispr-hostile):
+    # ESC sequences that would clear the screen and retitle the window, a BEL,
+    # a carriage return and a right-to-left override (U+202E).
+    mkdir -p "$RUN/pages"
+    printf '%s\n' '<html><head><title>Lab Wi-Fi</title></head><body><!--' \
+        '<WISPAccessGatewayParam><Redirect><MessageType>100</MessageType><ResponseCode>0</ResponseCode>' \
+        "<LocationName>Lab$(printf '\033[2J\033]0;pwned\007')Cafe$(printf '\r')Bar $(printf '\342\200\256')gpj.exe</LocationName>" \
+        "<LoginURL>https://login.portal.test/wispr/login?venue=lab&amp;esc=$(printf '\033')[31m</LoginURL>" \
+        '</Redirect></WISPAccessGatewayParam>--></body></html>' >"$RUN/pages/wispr-hostile.html"
     bg_start nginx nginx -c "$conf" -e "$RUN/nginx-error.log"
     bg_wait_listen nginx tcp 203.0.113.15:443
 }
@@ -119,6 +149,19 @@ slow_servers() {
     bg_wait_listen delay tcp 0.0.0.0:10443
     in_gw nft add rule inet lab relay iifname "$GW_IF" tcp dport 80 redirect to :10080
     in_gw nft add rule inet lab relay iifname "$GW_IF" tcp dport 443 redirect to :10443
+}
+
+# slow_capport SECONDS: the Captive Portal API (conf/hosts: capport) answers
+# only after SECONDS; the probes' servers stay fast. Same relay as slow_servers.
+slow_capport() {
+    local delay=${1:?slow_capport SECONDS}
+    bg_start capport-delay python3 "$LAB_DIR/servers/delay_relay.py" --delay "$delay" "$delay" \
+        --listen 0.0.0.0:10444 --listen "[::]:10444"
+    bg_wait_listen capport-delay tcp 0.0.0.0:10444
+    in_gw nft add rule inet lab relay iifname "$GW_IF" ip daddr "$(host_addr capport.portal.test 4)" \
+        tcp dport 443 redirect to :10444
+    in_gw nft add rule inet lab relay iifname "$GW_IF" ip6 daddr "$(host_addr capport.portal.test 6)" \
+        tcp dport 443 redirect to :10444
 }
 
 # odd_server BEHAVIOUR [HOST...]: hostile or broken HTTP answers nginx cannot
@@ -145,19 +188,72 @@ odd_server() {
 
 # ---- the portal and outages, as nft rules in the gateway ---------------------------
 
-# portal MODE [--https drop|reset|open]: intercept the client's tcp/80 (except
-# to the login host) and hand it to the portal flavour MODE (conf/portals).
-# HTTPS is dropped by default, as unauthenticated portals usually do.
+# portal MODE [--https drop|reset|open] [--allow HOST]...: intercept the
+# client's tcp/80 (except to the login host and each allow-listed HOST from
+# conf/hosts) and hand it to the portal flavour MODE (conf/portals). HTTPS is
+# dropped by default, as unauthenticated portals usually do, except to the
+# Captive Portal API, which RFC 8908 requires to stay reachable.
 portal() {
-    local mode=${1:-} https=drop v4 v6 login4 login6
-    [[ ${2:-} == --https ]] && https=${3:?}
+    local mode=${1:-} https=drop v4 v6 login4 login6 capport4 capport6 host
+    shift || true
+    read -r _ login4 login6 _ < <(conf_rows hosts | awk '$4 == "portal"')
+    local pass4=("$login4") pass6=("$login6")
+    while (($#)); do
+        case $1 in
+            --https) https=${2:?portal: --https drop|reset|open}; shift 2 ;;
+            --allow)
+                host=${2:?portal: --allow HOST}; shift 2
+                [[ -n $(host_addr "$host" 4) ]] || die "portal --allow: '$host' is not in conf/hosts"
+                pass4+=("$(host_addr "$host" 4)"); pass6+=("$(host_addr "$host" 6)") ;;
+            *) die "portal MODE [--https drop|reset|open] [--allow HOST]..." ;;
+        esac
+    done
     read -r _ v4 v6 < <(conf_rows portals | awk -v m="$mode" '$1 == m') || true
     [[ -n ${v4:-} ]] || die "unknown portal mode '$mode' (conf/portals: $(conf_rows portals | awk '{print $1}' | xargs))"
-    read -r _ login4 login6 _ < <(conf_rows hosts | awk '$4 == "portal"')
     portal_off
-    in_gw nft add rule inet lab portal_nat iifname "$GW_IF" ip daddr != "$login4" tcp dport 80 dnat ip to "$v4:80"
-    in_gw nft add rule inet lab portal_nat iifname "$GW_IF" ip6 daddr != "$login6" tcp dport 80 dnat ip6 to "[$v6]:80"
-    [[ $https == open ]] || block "tcp dport 443" "$https" portal_filter
+    local set4 set6
+    set4=$(IFS=,; echo "${pass4[*]}")
+    set6=$(IFS=,; echo "${pass6[*]}")
+    in_gw nft add rule inet lab portal_nat iifname "$GW_IF" ip daddr != "{ $set4 }" tcp dport 80 dnat ip to "$v4:80"
+    in_gw nft add rule inet lab portal_nat iifname "$GW_IF" ip6 daddr != "{ $set6 }" tcp dport 80 dnat ip6 to "[$v6]:80"
+    [[ $https == open ]] && return
+    capport4=$(host_addr capport.portal.test 4)
+    capport6=$(host_addr capport.portal.test 6)
+    in_gw nft add rule inet lab portal_filter iifname "$GW_IF" ip daddr "$capport4" tcp dport 443 accept
+    in_gw nft add rule inet lab portal_filter iifname "$GW_IF" ip6 daddr "$capport6" tcp dport 443 accept
+    block "tcp dport 443" "$https" portal_filter
+}
+
+# transparent_proxy: every tcp/80 connection of the client goes to the proxy
+# (conf/hosts: proxy.lab.test), which fetches the real page by its Host header
+# and stamps Via and X-Cache on the answer. HTTPS is left alone. Needs
+# web_vendors and a DNS server for the vendors (the proxy resolves through it).
+transparent_proxy() {
+    local v4 v6
+    v4=$(host_addr proxy.lab.test 4)
+    v6=$(host_addr proxy.lab.test 6)
+    in_gw nft add rule inet lab portal_nat iifname "$GW_IF" ip daddr != "$v4" tcp dport 80 dnat ip to "$v4:80"
+    in_gw nft add rule inet lab portal_nat iifname "$GW_IF" ip6 daddr != "$v6" tcp dport 80 dnat ip6 to "[$v6]:80"
+}
+
+# capport_announce [URI]: the network announced its Captive Portal API (DHCP
+# option 114, RA option 37) and systemd-networkd recorded it, as it does, in
+# the client eth0's link state file: CAPTIVE_PORTAL=URI in
+# $RUN/netif/links/IFINDEX (`lab exec` points NETPROBE_NETIF_STATE_DIR there).
+# No URI: nothing announced (the file goes).
+capport_announce() {
+    local ifindex file
+    ifindex=$(ip -n "$CLIENT_NS" -o link show dev "$CLIENT_IF" | cut -d: -f1)
+    [[ $ifindex =~ ^[0-9]+$ ]] || die "capport_announce: no ifindex for $CLIENT_IF"
+    file=$RUN/netif/links/$ifindex
+    if (($# == 0)); then
+        rm -f "$file"
+        return
+    fi
+    [[ $1 != *$'\n'* ]] || die "capport_announce: one line only"
+    # networkd's own format; netprobe must take CAPTIVE_PORTAL= and ignore the rest.
+    printf '# This is private data. Do not parse.\nADMIN_STATE=configured\nOPER_STATE=routable\nNETWORK_FILE=/etc/systemd/network/lab.network\nCAPTIVE_PORTAL=%s\n' \
+        "$1" >"$file"
 }
 
 # portal_off: the user logged in; the portal's interception and HTTPS block are lifted.

@@ -14,6 +14,9 @@ expression evaluated with these names:
   elapsed    wall-clock seconds the lab measured around netprobe
   timeout    the --timeout given to netprobe
   counters   gateway packet counters for client traffic, e.g. counters["client_syns"]
+  text       netprobe's text output of the same network (str), when the scenario
+             ran one (np_run_text); None otherwise
+  text_status  that run's exit status (None without one)
 
 Prints one summary line on success; on failure, each failed expectation with
 the values involved, and exits 1. Standard library only.
@@ -34,7 +37,17 @@ def load_report(path):
         return None, f"stdout is not one JSON object ({err}): {text[:400]!r}"
 
 
-def make_namespace(report, args, counters):
+def load_text(path):
+    """The text output, which must be UTF-8: netprobe escapes whatever the network sent."""
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as err:
+        return None, f"text output is not UTF-8 ({err}): {data[:400]!r}"
+
+
+def make_namespace(report, args, counters, text):
     probes = report.get("probes") or []
 
     def probe(host):
@@ -52,7 +65,7 @@ def make_namespace(report, args, counters):
     return {
         "r": report, "probes": probes, "probe": probe, "iface": iface,
         "status": args.exit, "elapsed": args.elapsed, "timeout": args.timeout,
-        "counters": counters,
+        "counters": counters, "text": text, "text_status": args.text_exit,
     }
 
 
@@ -67,6 +80,8 @@ def main():
     ap.add_argument("--expect-verdict")
     ap.add_argument("--expect-reason", help="a reason, or alternatives separated by |")
     ap.add_argument("--check", action="append", default=[])
+    ap.add_argument("--text", help="netprobe's text output of the same network")
+    ap.add_argument("--text-exit", type=int, help="that run's exit status")
     args = ap.parse_args()
 
     with open(args.counters, encoding="utf-8") as f:
@@ -75,6 +90,11 @@ def main():
     failures = []
     if error:
         failures.append(error)
+    text = None
+    if args.text:
+        text, text_error = load_text(args.text)
+        if text_error:
+            failures.append(text_error)
     if args.expect_exit is not None and args.exit != args.expect_exit:
         failures.append(f"exit status {args.exit}, expected {args.expect_exit}")
     if report is not None:
@@ -82,10 +102,11 @@ def main():
             failures.append(f"verdict {report.get('verdict')!r}, expected {args.expect_verdict!r}")
         if args.expect_reason and report.get("reason") not in args.expect_reason.split("|"):
             failures.append(f"reason {report.get('reason')!r}, expected {args.expect_reason!r}")
-        ns = make_namespace(report, args, counters)
+        ns = make_namespace(report, args, counters, text)
         for expr in args.check:
             try:
-                ok = eval(expr, {"__builtins__": __builtins__}, ns)  # scenario files are trusted repo code
+                # The names are globals, so comprehensions inside a check see them too.
+                ok = eval(expr, {"__builtins__": __builtins__, **ns})  # scenario files are trusted repo code
             except Exception as err:  # a failing lookup is a failed check, with its reason
                 failures.append(f"check `{expr}` raised {type(err).__name__}: {err}")
                 continue

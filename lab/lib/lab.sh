@@ -24,6 +24,11 @@ GW_V6=2001:db8:1::1
 CLIENT_V6=2001:db8:1::2
 GW_V6_LL=fe80::1
 LAN_V6_PREFIX=64
+# The one address outside the documentation ranges: what the lying resolver of
+# dns_hijack answers. A private address, so that netprobe sees a hijack; it
+# lives on the gateway's lo (the client reaches it by its default route), and
+# the gateway has no uplink, so nothing sent to it can leave the lab.
+HIJACK_V4=10.66.0.1
 
 die() { echo "lab: $*" >&2; exit 1; }
 note() { [[ ${LAB_QUIET:-0} == 1 ]] || echo "lab: $*" >&2; }
