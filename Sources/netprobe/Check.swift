@@ -16,12 +16,7 @@ struct Check: ParsableCommand {
     @OptionGroup var options: ProbeOptions
 
     func run() throws {
-        let config: ProbeConfig
-        do {
-            config = try ConfigLookup.resolve(explicit: options.config).0
-        } catch {
-            throw Output.fail("invalid configuration:\n\(error.description)", status: ExitStatus.badConfig)
-        }
+        let config = try options.loadConfig()
         let checkOptions = CheckOptions(config: config, families: options.families, interfaces: options.interface,
                                         timeout: options.timeout, caBundle: options.caBundle, capportURL: options.capportURL)
         let report: Report

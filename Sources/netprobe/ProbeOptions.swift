@@ -58,6 +58,15 @@ struct ProbeOptions: ParsableArguments {
 
     var effectiveFormat: OutputFormat { json ? .json : format }
 
+    /// The probe set by the lookup of CONTRACT.md; a bad one ends the command with status 78.
+    func loadConfig() throws -> ProbeConfig {
+        do {
+            return try ConfigLookup.resolve(explicit: config).0
+        } catch {
+            throw Output.fail("invalid configuration:\n\(error.description)", status: ExitStatus.badConfig)
+        }
+    }
+
     var families: Set<AddressFamily> {
         if ipv4Only { return [.ipv4] }
         if ipv6Only { return [.ipv6] }

@@ -24,12 +24,7 @@ struct Wait: ParsableCommand {
     @OptionGroup var options: ProbeOptions
 
     func run() throws {
-        let config: ProbeConfig
-        do {
-            config = try ConfigLookup.resolve(explicit: options.config).0
-        } catch {
-            throw Output.fail("invalid configuration:\n\(error.description)", status: ExitStatus.badConfig)
-        }
+        let config = try options.loadConfig()
         let report: Report
         do {
             report = try waitUntilOnline(config: config)

@@ -57,12 +57,7 @@ struct Watch: ParsableCommand {
 
     func run() throws {
         SignalInbox.ignoreBrokenPipe()
-        var config: ProbeConfig
-        do {
-            config = try ConfigLookup.resolve(explicit: options.config).0
-        } catch {
-            throw Output.fail("invalid configuration:\n\(error.description)", status: ExitStatus.badConfig)
-        }
+        var config = try options.loadConfig()
         do {
             let signals = try SignalInbox(catching: [SIGINT, SIGTERM, SIGHUP, SIGCHLD])
             let waiter = try ChangeWaiter(signals: signals, wakeOn: [SIGINT, SIGTERM, SIGHUP],
