@@ -73,7 +73,8 @@ public enum VerdictEngine {
             verdict: now,
             reason: reason(for: now, answered: answered, successOps: successOps.count, captive: captive),
             isFinal: isFinal,
-            partial: partial(answered),
+            // "HTTP works, HTTPS does not" describes an online path; behind a portal or offline it says nothing.
+            partial: now == .online ? partial(answered) : nil,
             successOperators: successOps.count,
             portalOperators: portalOps.count,
             quorum: quorum
