@@ -9,7 +9,7 @@ SYSCONFDIR ?= /etc
 RELEASE_BIN = .build/release/netprobe
 DEBUG_BIN = .build/debug/netprobe
 
-.PHONY: all deps test-deps build release run check unit lab lint bench install uninstall ecosystem clean default-probes
+.PHONY: all deps test-deps build release run check unit lab lint bench soak install uninstall ecosystem clean default-probes
 
 all: build
 
@@ -49,6 +49,10 @@ lint:
 
 bench: test-deps release
 	bench/run $(CURDIR)/$(RELEASE_BIN)
+
+# 1,000 link flaps under `netprobe watch`: RSS and open files at start and end (~5 min).
+soak: test-deps release
+	NETPROBE_BIN=$(CURDIR)/$(RELEASE_BIN) bench/soak
 
 ecosystem: test-deps
 	$(SWIFT) build

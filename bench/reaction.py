@@ -1,0 +1,35 @@
+#!/usr/bin/env python3
+"""Measures how fast `netprobe wait` answers once a default route appears.
+Runs inside a namespace prepared by bench/run (veth np0 up with an address,
+no default route, a probe server on loopback). Writes
+'median_ms p90_ms runs' to WORK/result.
+usage: reaction.py WORK N NETPROBE_BIN CONFIG"""
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+
+def main():
+    work, runs, binary, config = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+    route = ["ip", "route", "add", "default", "via", "198.51.100.1", "dev", "np0"]
+    reactions = []
+    for _ in range(runs):
+        subprocess.run(["ip", "route", "del", "default"], stderr=subprocess.DEVNULL)
+        waiter = subprocess.Popen([binary, "wait", "--timeout", "10", "--config", config, "-q"], stdout=subprocess.DEVNULL)
+        time.sleep(0.5)  # let it settle into waiting on netlink
+        start = time.perf_counter()
+        subprocess.run(route, check=True)
+        code = waiter.wait(timeout=15)
+        reactions.append((time.perf_counter() - start) * 1000)
+        if code != 0:
+            raise SystemExit(f"reaction: wait exited {code}")
+    reactions.sort()
+    p90 = reactions[min(len(reactions) - 1, int(len(reactions) * 0.9))]
+    with open(os.path.join(work, "result"), "w") as out:
+        out.write(f"{statistics.median(reactions):.1f} {p90:.1f} {len(reactions)}\n")
+
+
+if __name__ == "__main__":
+    main()
