@@ -11,7 +11,8 @@ public struct ConfigIssue: Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    public var description: String { "\(file): \(path): \(message)" }
+    /// Names, URLs and keys come from the file as written: escaped, so a hostile file cannot drive the terminal.
+    public var description: String { TerminalText.escape("\(file): \(path): \(message)", limit: 4096) }
 }
 
 public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {

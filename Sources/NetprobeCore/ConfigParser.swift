@@ -23,26 +23,50 @@ public struct ConfigParser {
         do {
             document = try JSONValue.parse(data)
         } catch {
-            throw ConfigError(issues: [ConfigIssue(file: file, path: "$", message: "not valid JSON: \(Self.describe(error))")])
+            throw ConfigError(issues: [ConfigIssue(file: file, path: "$", message: "not valid JSON: \(Self.syntaxError(in: data, error))")])
         }
         let config = parser.config(from: document)
         if let config, parser.issues.isEmpty { return config }
         throw ConfigError(issues: parser.issues)
     }
 
+    /// A probe set is a few kilobytes; anything this large is a mistake, not a configuration.
+    public static let maximumFileBytes = 1 << 20
+
     public static func load(path: String) throws(ConfigError) -> ProbeConfig {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
-            throw ConfigError(issues: [ConfigIssue(file: path, path: "$", message: "the file \(reason)")])
+        func failure(_ message: String) -> ConfigError {
+            ConfigError(issues: [ConfigIssue(file: path, path: "$", message: message)])
         }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw failure("the file does not exist") }
+        guard !isDirectory.boolValue else { throw failure("expected a file, found a directory") }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw failure("the file cannot be read") }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: maximumFileBytes + 1) ?? Data()
+        } catch {
+            throw failure("the file cannot be read: \(error.localizedDescription)")
+        }
+        guard data.count <= maximumFileBytes else { throw failure("expected at most \(maximumFileBytes) bytes; the file is larger") }
         return try parse(data, file: path)
     }
 
-    private static func describe(_ error: Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error {
-            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            return underlying ?? context.debugDescription
+    /// JSONDecoder only says "not valid JSON"; JSONSerialization says where, as a byte offset,
+    /// which people read better as a line and column.
+    static func syntaxError(in data: Data, _ error: Error) -> String {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? String(describing: error)
+            guard let range = text.range(of: "character "),
+                  let offset = Int(text[range.upperBound...].prefix(while: \.isNumber)) else { return text }
+            let before = data.prefix(offset)
+            let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
+            let column = offset - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
+            return "\(text) (line \(line), column \(column))"
         }
+        if case DecodingError.dataCorrupted(let context) = error { return context.debugDescription }
         return String(describing: error)
     }
 
@@ -116,7 +140,11 @@ public struct ConfigParser {
         let operators = config.operatorCount
         // Judged only on a sound probe list: a dropped probe would make the count, and so the message, wrong.
         if quorumSound && issues.count == probeIssuesBefore && !config.probes.isEmpty && config.quorum > operators {
-            fail("$.quorum", "expected at most \(operators) (the number of distinct probe operators), found \(config.quorum)")
+            if quorum == nil {
+                fail("$.quorum", "missing, so the default \(config.quorum) applies, but there are only \(operators) distinct probe operator(s); set \"quorum\" to at most \(operators)")
+            } else {
+                fail("$.quorum", "expected at most \(operators) (the number of distinct probe operators), found \(config.quorum)")
+            }
         }
         return config
     }
@@ -136,13 +164,15 @@ public struct ConfigParser {
         var result: [ProbeSpec] = []
         for (index, item) in items.enumerated() {
             let path = "$.probes[\(index)]"
-            guard let probe = probe(item, at: path) else { continue }
-            if let first = seen[probe.name] {
-                fail("\(path).name", "duplicate name \"\(probe.name)\" (first used by $.probes[\(first)])")
-            } else {
-                seen[probe.name] = index
+            // Names are compared even on probes with other mistakes, so a duplicate is never hidden by them.
+            if case .object(let fields) = item, case .string(let name)? = fields["name"] {
+                if let first = seen[name] {
+                    fail("\(path).name", "duplicate name \"\(name)\" (first used by $.probes[\(first)])")
+                } else {
+                    seen[name] = index
+                }
             }
-            result.append(probe)
+            if let probe = probe(item, at: path) { result.append(probe) }
         }
         return result
     }

@@ -46,7 +46,7 @@ public enum TextFormatter {
             switch reason {
             case .gate: detail.append("not sent: the path is down")
             case .decided: detail.append("not needed: verdict already decided")
-            case .filtered: detail.append("not sent: excluded by -4/-6/-i")
+            case .filtered: detail.append("not sent: its family or interface is excluded (-4/-6/-i) or has no default route")
             }
         }
         return "\(mark) \(name)  \(detail.joined(separator: ", "))"

@@ -36,7 +36,10 @@ enum CurlErrorClassifier {
             return .tls
         // The peer closed or reset the connection before a complete answer.
         case CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE:
-            return osErrno == ETIMEDOUT ? .timeout : .reset
+            if osErrno == ETIMEDOUT { return .timeout }
+            // libcurl refuses a header block over its limit as a receive error with no errno:
+            // the peer did answer, just not with sane HTTP.
+            return code == CURLE_RECV_ERROR.rawValue && osErrno == 0 && connected ? .proto : .reset
         // Something answered, but not in HTTP: garbage, HTTP/0.9, broken framing or encoding.
         case CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_HTTP3,
             CURLE_BAD_CONTENT_ENCODING:

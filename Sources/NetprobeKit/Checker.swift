@@ -106,21 +106,12 @@ public final class Checker {
         var requests = plan.requests
         if let request = api?.request { requests.append(request) }
         guard !requests.isEmpty else { return ([], api?.report) }
-        let runner: ProbeRunner
-        if let existing = self.runner {
-            runner = existing
-        } else {
-            do {
-                runner = try ProbeRunner()
-            } catch {
-                throw .http(String(describing: error))
-            }
-            self.runner = runner
-        }
+        let runner = try probeRunner()
         let specs = Dictionary(uniqueKeysWithValues: plan.specs.map { ($0.name, $0) })
         var settled: [ProbeEvidence] = []
         var pending = plan.specs
         var capport: CapportSignal = api?.request == nil ? .absent : .pending
+        var grace = HTTPSGrace()
         let observations = runner.run(requests, deadline: deadline) { observation in
             if let api, observation.name == CaptivePortalAPI.requestName {
                 capport = CapportSignal(api.api.report(from: observation))
@@ -131,10 +122,7 @@ public final class Checker {
             let decision = VerdictEngine.decide(quorum: quorum, settled: settled, pending: pending, capport: capport)
             if decision.isFinal {
                 guard decision.verdict == .online, pending.contains(where: \.isHTTPS) else { return false }
-                // Online is decided, but whether HTTPS works too (the partial flag) is not: an HTTPS
-                // probe in flight gets as long again as the check has taken so far (20 ms at least).
-                // The verdict is already fixed; this bounds how long the flag may delay the answer.
-                runner.cancelRemaining(at: .now + max(started.duration(to: .now), .milliseconds(20)))
+                grace.begin(started: started, runner: runner)
                 return true
             }
             // The probes have decided; the API alone keeps us waiting, for a bounded grace only.
@@ -143,10 +131,23 @@ public final class Checker {
             }
             return true
         }
+        let ended = ContinuousClock.now
         let evidence = observations.compactMap { observation in
-            specs[observation.name].map { Classifier.classify(observation, for: $0) }
+            specs[observation.name].map { Classifier.classify(grace.settle(observation, spec: $0, endedAt: ended), for: $0) }
         }
         let answer = observations.first { $0.name == CaptivePortalAPI.requestName }
         return (evidence, answer.flatMap { api?.api.report(from: $0) } ?? api?.report)
+    }
+
+    /// One runner (one libcurl multi handle) for the life of the checker: watch and wait re-check with it.
+    private func probeRunner() throws(CheckError) -> ProbeRunner {
+        if let runner { return runner }
+        do {
+            let fresh = try ProbeRunner()
+            runner = fresh
+            return fresh
+        } catch {
+            throw .http(String(describing: error))
+        }
     }
 }

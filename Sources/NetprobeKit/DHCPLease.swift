@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import NetprobeLink
 
 /// Small, bounded readers for the state files DHCP clients leave behind. Nothing here
 /// trusts a file's size or content: reads stop at 64 KiB, FIFOs do not block, and a
@@ -8,21 +9,7 @@ enum StateFiles {
     static let limit = 64 * 1024
 
     static func bytes(_ path: String, limit: Int = StateFiles.limit) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while out.count < limit {
-            let wanted = min(chunk.count, limit - out.count)
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, wanted) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            out.append(contentsOf: chunk[0..<count])
-        }
-        return out
+        BoundedFile.bytes(path, limit: limit, regularFileOnly: true)
     }
 
     static func text(_ path: String) -> String? {

@@ -12,7 +12,7 @@ struct ProbeOptions: ParsableArguments {
             completion: .file(extensions: ["json"]))
     var config: String?
 
-    @Option(name: .long, help: "Output format: text, json or prometheus.")
+    @Option(name: .long, help: "Output format: text, json or prometheus (watch: text or json).")
     var format: OutputFormat = .text
 
     @Flag(name: .long, help: "Same as --format json.")

@@ -117,7 +117,9 @@ private func bad(_ label: String, _ json: String, _ path: String, _ says: String
         for fragment in c.says {
             #expect(issue.message.contains(fragment), "message \"\(issue.message)\" lacks \"\(fragment)\"")
         }
-        #expect(issue.description == "/etc/netprobe/probes.json: \(c.path): \(issue.message)")
+        #expect(issue.description == TerminalText.escape("/etc/netprobe/probes.json: \(c.path): \(issue.message)", limit: 4096))
+        // What is printed never carries a raw control character from the file.
+        #expect(!issue.description.unicodeScalars.contains { $0.properties.generalCategory == .control })
     }
 
     @Test func theBaseDocumentIsValid() {
@@ -160,5 +162,57 @@ private func bad(_ label: String, _ json: String, _ path: String, _ says: String
     func oneMistakeIsOneIssue(_ json: String, _ path: String) {
         let issues = configIssues(json)
         #expect(issues.map(\.path) == [path], "\(issues)")
+    }
+}
+
+@Test func duplicateNameIsReportedEvenWhenTheFirstProbeHasOtherMistakes() throws {
+    let text = #"{"version":1,"quorum":1,"probes":[{"name":"a","url":"ftp://x","expect":{"status":[200]}},{"name":"a","url":"http://b.example/","expect":{"status":[200]}}]}"#
+    do {
+        _ = try ConfigParser.parse(Data(text.utf8), file: "p.json")
+        Issue.record("a duplicate name was accepted")
+    } catch {
+        #expect(error.issues.map(\.path) == ["$.probes[0].url", "$.probes[1].name"])
+        #expect(error.issues[1].message.contains("duplicate name \"a\""))
+    }
+}
+
+@Test func syntaxErrorsSayLineAndColumn() throws {
+    let text = "{\n  \"version\": 1,\n  \"probes\": [ x ]\n}"
+    do {
+        _ = try ConfigParser.parse(Data(text.utf8), file: "p.json")
+        Issue.record("invalid JSON was accepted")
+    } catch {
+        #expect(error.issues.count == 1)
+        #expect(error.issues[0].message.contains("line 3, column 15"), "\(error.issues[0].message)")
+    }
+}
+
+@Test func aMissingQuorumIsNotReportedAsIfTheUserWroteIt() throws {
+    let text = #"{"version":1,"probes":[{"name":"a","url":"http://a.example/","expect":{"status":[200]}}]}"#
+    do {
+        _ = try ConfigParser.parse(Data(text.utf8), file: "p.json")
+        Issue.record("quorum 2 with one operator was accepted")
+    } catch {
+        #expect(error.issues.map(\.path) == ["$.quorum"])
+        #expect(error.issues[0].message.contains("missing, so the default 2 applies"))
+    }
+}
+
+@Test func oversizedAndDirectoryFilesAreRefusedWithoutReadingThemWhole() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("np-config-\(getpid())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let big = directory.appendingPathComponent("big.json")
+    try Data(repeating: 0x20, count: ConfigParser.maximumFileBytes + 10).write(to: big)
+    #expect(throws: ConfigError.self) { try ConfigParser.load(path: big.path) }
+    do {
+        _ = try ConfigParser.load(path: big.path)
+    } catch {
+        #expect(error.issues[0].message.contains("at most \(ConfigParser.maximumFileBytes) bytes"))
+    }
+    do {
+        _ = try ConfigParser.load(path: directory.path)
+    } catch {
+        #expect(error.issues[0].message == "expected a file, found a directory")
     }
 }

@@ -45,6 +45,9 @@ final class CurlErrorClassifierTests: XCTestCase {
         XCTAssertEqual(kind(61), .proto)  // BAD_CONTENT_ENCODING
         XCTAssertEqual(kind(1, connected: true), .proto)  // HTTP/0.9 from a server
         XCTAssertEqual(kind(1, connected: false), .other)  // scheme not allowed: never sent
+        // "Too large response headers": a receive error with no errno from a connected peer.
+        XCTAssertEqual(kind(56, connected: true), .proto)
+        XCTAssertEqual(kind(56, errno: ECONNRESET, connected: true), .reset)
     }
 
     func testEverythingElseIsOther() {
