@@ -119,6 +119,7 @@ struct ReportDocument: Encodable {
         case durationMs = "duration_ms"
         case partialError = "partial_error"
         case dnsHijack = "dns_hijack"
+        case dnsCanary = "dns_canary"
         case defaultRoutes = "default_routes"
     }
 
@@ -128,6 +129,7 @@ struct ReportDocument: Encodable {
         case locationName = "location_name"
     }
     enum QuorumKeys: String, CodingKey { case required, success, portal }
+    enum CanaryKeys: String, CodingKey { case name, resolved, address }
 
     func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -150,6 +152,14 @@ struct ReportDocument: Encodable {
         try container.encode(report.partialError, forKey: .partialError)
         try container.encode(report.proxy, forKey: .proxy)
         try container.encode(report.dnsHijack, forKey: .dnsHijack)
+        if let canary = report.dnsCanary {
+            var nested = container.nestedContainer(keyedBy: CanaryKeys.self, forKey: .dnsCanary)
+            try nested.encode(canary.name, forKey: .name)
+            try nested.encode(canary.resolved, forKey: .resolved)
+            try nested.encode(canary.address, forKey: .address)
+        } else {
+            try container.encodeNil(forKey: .dnsCanary)
+        }
         try container.encode(report.capport.map(CapportDocument.init), forKey: .capport)
         try container.encode(Rounding.ms(report.durationMs), forKey: .durationMs)
         try container.encode(Timestamp.iso8601(report.timestamp), forKey: .timestamp)

@@ -52,6 +52,8 @@ public struct Report: Sendable, Equatable {
     public var partialError: String?
     /// A probe host name led to a private, loopback, link-local, CGNAT, ULA or unspecified address.
     public var dnsHijack = false
+    /// The `.invalid` canary (see `DNSCanaryReport`); nil when none was sent.
+    public var dnsCanary: DNSCanaryReport?
 
     public init(verdict: Verdict, reason: String, portal: PortalInfo?, partial: Bool?, durationMs: Double, timestamp: Date,
                 quorumRequired: Int, successOperators: Int, portalOperators: Int, families: [AddressFamily],

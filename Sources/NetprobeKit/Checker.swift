@@ -87,25 +87,41 @@ public final class Checker {
             let plan = ProbePlan(config: config, families: families, interfaces: options.interfaces, through: through,
                                  timeout: options.timeout, caBundle: options.caBundle)
             let api = CaptivePortalAPI.discover(options, path: path, families: families, through: through)
-            let (evidence, capport) = try probe(plan, quorum: config.quorum, api: api, started: start, deadline: deadline)
+            let round = try probe(plan, quorum: config.quorum, api: api, started: start, deadline: deadline)
+            let (evidence, capport) = (round.evidence, round.capport)
             let settled = evidence.filter { $0.outcome != .skipped }
             var decision = VerdictEngine.decide(quorum: config.quorum, settled: settled, pending: [],
                                                 capport: CapportSignal(capport))
             if plan.specs.isEmpty && decision.verdict == .offline { decision.reason = "no-probes" }
+            // A resolver that answers a name that cannot exist explains a foreign page better than
+            // "wrong content" does. It never makes a verdict by itself: ISPs' NXDOMAIN wildcards
+            // lie the same way on networks that work.
+            if decision.verdict == .portal && decision.reason == "wrong-content" && round.canary?.resolved == true {
+                decision.reason = "dns-hijack"
+            }
             let all = evidence + plan.filtered.map { .skipped($0, because: .filtered) }
             let ordered = config.probes.compactMap { spec in all.first { $0.spec.name == spec.name } }
             var result = report(decision, ordered, families: families)
-            result.addInsights(capport: capport)
+            result.addInsights(capport: capport, canary: round.canary)
             return result
         }
     }
 
     /// Runs the probes and, when there is one to ask, the Captive Portal API query alongside them.
+    /// What one round of transfers found: the probes' evidence, the API's answer, the canary's fate.
+    struct Round {
+        var evidence: [ProbeEvidence]
+        var capport: CapportReport?
+        var canary: DNSCanaryReport?
+    }
+
     private func probe(_ plan: ProbePlan, quorum: Int, api: CaptivePortalAPI.Query?, started: ContinuousClock.Instant,
-                       deadline: ContinuousClock.Instant) throws(CheckError) -> ([ProbeEvidence], CapportReport?) {
+                       deadline: ContinuousClock.Instant) throws(CheckError) -> Round {
         var requests = plan.requests
         if let request = api?.request { requests.append(request) }
-        guard !requests.isEmpty else { return ([], api?.report) }
+        let canary = DNSCanary.request(like: plan)
+        if let (request, _) = canary { requests.append(request) }
+        guard !requests.isEmpty else { return Round(evidence: [], capport: api?.report, canary: nil) }
         let runner = try probeRunner()
         let specs = Dictionary(uniqueKeysWithValues: plan.specs.map { ($0.name, $0) })
         var settled: [ProbeEvidence] = []
@@ -136,7 +152,11 @@ public final class Checker {
             specs[observation.name].map { Classifier.classify(grace.settle(observation, spec: $0, endedAt: ended), for: $0) }
         }
         let answer = observations.first { $0.name == CaptivePortalAPI.requestName }
-        return (evidence, answer.flatMap { api?.api.report(from: $0) } ?? api?.report)
+        let canaryReport = canary.flatMap { _, host in
+            observations.first { $0.name == DNSCanary.requestName }.map { DNSCanaryReport.from($0, name: host) }
+        }
+        return Round(evidence: evidence, capport: answer.flatMap { api?.api.report(from: $0) } ?? api?.report,
+                     canary: canaryReport)
     }
 
     /// One runner (one libcurl multi handle) for the life of the checker: watch and wait re-check with it.

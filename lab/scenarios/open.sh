@@ -20,4 +20,5 @@ CHECKS=(
     'r["capport"] is None and r["proxy"] is False and r["dns_hijack"] is False'
     'all(p["dns_hijack"] in (False, None) for p in probes)'
     'r["partial_error"] is None'
+    'r["dns_canary"]["name"].endswith(".invalid") and r["dns_canary"]["resolved"] is not True'
 )

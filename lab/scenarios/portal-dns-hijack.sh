@@ -19,4 +19,5 @@ CHECKS=(
     'probe("www.google.com")["dns_hijack"] is None'
     'not any(p["outcome"] == "success" for p in probes)'
     'r["capport"] is None and r["proxy"] is False'
+    'r["dns_canary"]["resolved"] is not False'
 )

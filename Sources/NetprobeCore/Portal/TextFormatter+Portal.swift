@@ -56,6 +56,10 @@ extension TextFormatter {
         if report.dnsHijack {
             lines.append("  dns hijack: probe host names resolved to private or reserved addresses")
         }
+        if let canary = report.dnsCanary, canary.resolved == true {
+            lines.append("  dns canary: \(TerminalText.escape(canary.name)) (a name that cannot exist) resolved"
+                         + (canary.address.map { " to \(TerminalText.escape($0))" } ?? "") + ": the resolver answers every name")
+        }
         if report.proxy {
             lines.append("  proxy: answers came through a transparent proxy (Via/X-Cache headers)")
         }

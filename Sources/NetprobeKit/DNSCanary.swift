@@ -1,0 +1,21 @@
+import NetprobeCore
+import NetprobeHTTP
+
+/// The `.invalid` canary's request: one more transfer in the same round as the probes,
+/// bound like them, never part of the verdict's wait (it is cancelled with the rest).
+enum DNSCanary {
+    static let requestName = "#dns-canary"
+
+    /// A fresh random label each time, so no cache can answer for the resolver.
+    static func request(like plan: ProbePlan) -> (ProbeRequest, String)? {
+        guard let template = plan.requests.first else { return nil }
+        var generator = SystemRandomNumberGenerator()
+        let label = (0..<12).map { _ in String(UInt8.random(in: 0..<16, using: &generator), radix: 16) }.joined()
+        let host = "netprobe-\(label).invalid"
+        var request = ProbeRequest(name: requestName, url: "http://\(host)/", timeout: template.timeout)
+        request.interface = template.interface
+        request.family = template.family
+        request.maxBodyBytes = 256
+        return (request, host)
+    }
+}
