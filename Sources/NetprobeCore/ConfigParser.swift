@@ -197,8 +197,8 @@ public struct ConfigParser {
             if family == nil { fail("\(path).family", "expected \"ipv4\" or \"ipv6\", found \"\(text)\"") }
         }
         let interface = string(fields, "interface", at: path, required: false)
-        if let interface, interface.isEmpty || interface.utf8.count > 15 || interface.contains("/") || interface.contains(" ") {
-            fail("\(path).interface", "expected an interface name (1-15 characters, no '/' or spaces), found \"\(interface)\"")
+        if let interface, !InterfaceName.isValid(interface) {
+            fail("\(path).interface", "expected an interface name (1-15 bytes, no '/' or spaces), found \"\(interface)\"")
         }
         guard let expectValue = fields["expect"] else {
             fail("\(path).expect", "missing; expected an object with \"status\"")

@@ -21,3 +21,12 @@ enum URLRules {
         }
     }
 }
+
+/// What the kernel accepts as an interface name (dev_valid_name): 1-15 bytes,
+/// no '/', no white space, not "." or "..".
+public enum InterfaceName {
+    public static func isValid(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 15 && name != "." && name != ".."
+            && !name.unicodeScalars.contains { $0 == "/" || $0.properties.isWhitespace || URLRules.isControlOrFormat($0) }
+    }
+}

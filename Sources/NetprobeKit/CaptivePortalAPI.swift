@@ -45,7 +45,7 @@ struct CaptivePortalAPI {
     }
 
     static func isHTTPS(_ uri: String) -> Bool {
-        uri.lowercased().hasPrefix("https://") && PortalLocator.resolve(uri, against: uri) != nil
+        CapportReport.isHTTPS(uri)
     }
 }
 

@@ -45,14 +45,14 @@ struct ProbeOptions: ParsableArguments {
             throw ValidationError("--timeout must be a number of seconds above 0 and at most 86400, not \(timeout).")
         }
         if let capportURL, capportURL != CapportReport.unrestrictedURI,
-           !(capportURL.lowercased().hasPrefix("https://") && PortalLocator.resolve(capportURL, against: capportURL) != nil) {
-            throw ValidationError("--capport-url must be an https:// URL (RFC 8908 requires TLS), not '\(capportURL)'.")
+           !CapportReport.isHTTPS(capportURL) {
+            throw ValidationError("--capport-url must be an https:// URL (RFC 8908 requires TLS), not '\(TerminalText.escape(capportURL))'.")
         }
         if let caBundle, !FileManager.default.isReadableFile(atPath: caBundle) {
-            throw ValidationError("--ca-bundle \(caBundle): no such readable file.")
+            throw ValidationError("--ca-bundle \(TerminalText.escape(caBundle)): no such readable file.")
         }
-        for name in interface where name.isEmpty || name.utf8.count > 15 || name.contains("/") {
-            throw ValidationError("'\(name)' is not an interface name (1-15 characters, no '/').")
+        for name in interface where !InterfaceName.isValid(name) {
+            throw ValidationError("'\(TerminalText.escape(name))' is not an interface name (1-15 bytes, no '/' or spaces).")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import NetprobeCore
+import NetprobeKit
 
 /// `wait`'s one-line progress on a terminal: what it is waiting for, rewritten
 /// in place after each check and erased at the end, so only the report remains.
@@ -46,7 +47,6 @@ struct WaitProgress {
     }
 
     private func write(_ text: String) {
-        let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        FileOutput.write(text, to: STDERR_FILENO)
     }
 }

@@ -145,7 +145,6 @@ struct Watch: ParsableCommand {
 /// Diagnostics on stderr; under systemd they land in the journal, apart from the records.
 enum Log {
     static func note(_ message: String) {
-        let bytes = Array("netprobe: \(message)\n".utf8)
-        _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        FileOutput.write("netprobe: \(message)\n", to: STDERR_FILENO)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import NetprobeCore
+import NetprobeKit
 
 /// One line of `watch` output: the start record, or a change.
 ///
@@ -85,18 +86,6 @@ struct WatchRecord {
 enum RecordOutput {
     /// False when stdout is gone: the caller ends quietly.
     static func write(_ line: String) -> Bool {
-        let bytes = Array((line + "\n").utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, bytes.count - offset) }
-            if written > 0 {
-                offset += written
-            } else if written < 0 && errno == EINTR {
-                continue
-            } else {
-                return false
-            }
-        }
-        return true
+        FileOutput.write(line + "\n", to: STDOUT_FILENO)
     }
 }

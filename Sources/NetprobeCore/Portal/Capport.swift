@@ -86,6 +86,10 @@ public struct CapportReport: Sendable, Equatable {
 
     /// RFC 8910: the URI a network announces when it has no captive portal.
     public static let unrestrictedURI = "urn:ietf:params:capport:unrestricted"
+    /// RFC 8908: the API is reached over HTTPS only; any other URI is never queried.
+    public static func isHTTPS(_ uri: String) -> Bool {
+        uri.lowercased().hasPrefix("https://") && URLRules.httpHost(uri) != nil
+    }
 
     public var uri: String
     /// option (--capport-url), systemd-networkd, dhclient, dhcpcd
