@@ -26,8 +26,9 @@ release: deps
 	$(SWIFT) build -c release
 
 # Build and run one check on the built-in default probes.
+# A verdict (online 0, offline 1, portal 2) is an answer, not a failed make; errors (64/70/78) still fail.
 run: release
-	$(RELEASE_BIN) $(ARGS)
+	@status=0; $(RELEASE_BIN) $(ARGS) || status=$$?; [ $$status -le 2 ] || exit $$status
 
 # The whole test suite: unit and loopback tests, docs lint, then the network lab.
 check: test-deps
