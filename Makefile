@@ -53,7 +53,8 @@ bench: test-deps release
 
 # 1,000 link flaps under `netprobe watch`: RSS and open files at start and end (~5 min).
 soak: test-deps release
-	NETPROBE_BIN=$(CURDIR)/$(RELEASE_BIN) bench/soak
+	@status=0; NETPROBE_BIN=$(CURDIR)/$(RELEASE_BIN) bench/soak > bench/soak-results.txt 2>&1 || status=$$?; \
+	cat bench/soak-results.txt; exit $$status
 
 ecosystem: test-deps
 	$(SWIFT) build
