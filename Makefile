@@ -36,7 +36,7 @@ check: test-deps
 	$(SWIFT) test
 	$(MAKE) --no-print-directory lint
 	NETPROBE_BIN=$(CURDIR)/$(DEBUG_BIN) lab/test
-	NETPROBE_BIN=$(CURDIR)/$(DEBUG_BIN) tests/ecosystem/run
+	NETPROBE_BIN=$(CURDIR)/$(DEBUG_BIN) Tests/ecosystem/run
 
 unit: deps
 	$(SWIFT) test
@@ -58,7 +58,7 @@ soak: test-deps release
 
 ecosystem: test-deps
 	$(SWIFT) build
-	NETPROBE_BIN=$(CURDIR)/$(DEBUG_BIN) tests/ecosystem/run $(TESTS)
+	NETPROBE_BIN=$(CURDIR)/$(DEBUG_BIN) Tests/ecosystem/run $(TESTS)
 
 # Install: `make install` (PREFIX=/usr/local, DESTDIR= for staging). The binary is the
 # release build (built when missing or older than the sources) unless INSTALL_BIN names

@@ -4,7 +4,7 @@
 # reports made by the real binary in private network namespaces; label escaping with a
 # portal URL carrying quotes and backslashes; and the documented textfile-collector
 # recipe (man page and README), run as written.
-# shellcheck source=tests/ecosystem/lib/common.sh
+# shellcheck source=Tests/ecosystem/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 require_binary
 OUT=$WORK/out
@@ -41,9 +41,9 @@ done
 DRIVER
 
 # --- every scenario, then the recipe, in one namespace; the no-route case in a bare one ---
-in_netns online -- bash -c "'$REPO/tests/ecosystem/lib/scenarios.sh' '$NETPROBE' '$OUT' checks; bash '$WORK/recipe-driver.sh'" \
+in_netns online -- bash -c "'$REPO/Tests/ecosystem/lib/scenarios.sh' '$NETPROBE' '$OUT' checks; bash '$WORK/recipe-driver.sh'" \
     >"$WORK/netns.log" 2>&1 || { not_ok "namespace run failed"; cat "$WORK/netns.log"; }
-in_netns lo -- "$REPO/tests/ecosystem/lib/scenarios.sh" "$NETPROBE" "$OUT" bare >>"$WORK/netns.log" 2>&1 ||
+in_netns lo -- "$REPO/Tests/ecosystem/lib/scenarios.sh" "$NETPROBE" "$OUT" bare >>"$WORK/netns.log" 2>&1 ||
     { not_ok "bare namespace run failed"; cat "$WORK/netns.log"; }
 
 verdicts=""
@@ -55,7 +55,7 @@ for expect in "$OUT"/*.expect; do
     check "$name: promtool check metrics accepts the output, with no lint problem" \
         sh -c 'out=$(promtool check metrics <"$1" 2>&1) && [ -z "$out" ] || { echo "$out"; exit 1; }' - "$OUT/$name.prom"
     check "$name: the client parser reads $verdict/$reason, and every metric is documented" \
-        "$PY" "$REPO/tests/ecosystem/lib/promcheck.py" "$OUT/$name.prom" "$expect" "$OUT/$name.json" "$REPO/man/netprobe.1"
+        "$PY" "$REPO/Tests/ecosystem/lib/promcheck.py" "$OUT/$name.prom" "$expect" "$OUT/$name.json" "$REPO/man/netprobe.1"
 done
 for verdict in online portal offline; do
     case $verdicts in *" $verdict"*) ok "a $verdict report was checked" ;; *) not_ok "no $verdict report was made" ;; esac

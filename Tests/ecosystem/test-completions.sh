@@ -4,7 +4,7 @@
 # loaded into a real bash and asked to complete command lines, as a user pressing TAB
 # would; zsh and fish are syntax-checked when those shells are installed (they are not
 # installed for this), and all three must offer every option `netprobe help` shows.
-# shellcheck source=tests/ecosystem/lib/common.sh
+# shellcheck source=Tests/ecosystem/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 require_binary
 

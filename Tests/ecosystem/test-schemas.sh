@@ -5,7 +5,7 @@
 # `watch --json` records across a lost default route, `path --json`; probes.json
 # against probes.schema.json; and the schema's reason codes and error classes against
 # the man page, both ways.
-# shellcheck source=tests/ecosystem/lib/common.sh
+# shellcheck source=Tests/ecosystem/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 require_binary
 OUT=$WORK/out
@@ -31,9 +31,9 @@ else
     sed 's/^/    /' "$WORK/bad-report.out"
 fi
 
-in_netns online -- "$REPO/tests/ecosystem/lib/scenarios.sh" "$NETPROBE" "$OUT" checks commands >"$WORK/netns.log" 2>&1 ||
+in_netns online -- "$REPO/Tests/ecosystem/lib/scenarios.sh" "$NETPROBE" "$OUT" checks commands >"$WORK/netns.log" 2>&1 ||
     { not_ok "namespace run failed"; cat "$WORK/netns.log"; }
-in_netns lo -- "$REPO/tests/ecosystem/lib/scenarios.sh" "$NETPROBE" "$OUT" bare >>"$WORK/netns.log" 2>&1 ||
+in_netns lo -- "$REPO/Tests/ecosystem/lib/scenarios.sh" "$NETPROBE" "$OUT" bare >>"$WORK/netns.log" 2>&1 ||
     { not_ok "bare namespace run failed"; cat "$WORK/netns.log"; }
 
 # One validator run per schema (each error line names its file).
@@ -83,5 +83,5 @@ expect_eq "watch printed a start record (online), then a change record (offline)
 print(" ".join(r.get("event", "?") + " " + r["verdict"] for r in map(json.loads, open(sys.argv[1]))))' "$OUT/watch.jsonl" 2>&1)"
 
 check "reason codes and error classes: schema and man page agree" \
-    "$PY" "$REPO/tests/ecosystem/lib/vocabulary.py" "$SCHEMAS/report.schema.json" "$REPO/man/netprobe.1"
+    "$PY" "$REPO/Tests/ecosystem/lib/vocabulary.py" "$SCHEMAS/report.schema.json" "$REPO/man/netprobe.1"
 finish

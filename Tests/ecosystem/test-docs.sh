@@ -3,7 +3,7 @@
 # clean; every command netprobe has is described; every option `netprobe help COMMAND`
 # shows is documented as an option (.Fl) in the man page; and every option the man
 # page's SYNOPSIS, COMMANDS and OPTIONS sections name exists.
-# shellcheck source=tests/ecosystem/lib/common.sh
+# shellcheck source=Tests/ecosystem/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 require_binary
 MAN=$REPO/man/netprobe.1

@@ -6,7 +6,7 @@
 # installed), the systemd units pointing at the installed binary, a user's modified
 # /etc/netprobe/probes.json surviving a second install and the uninstall, and an
 # uninstall leaving no other file behind.
-# shellcheck source=tests/ecosystem/lib/common.sh
+# shellcheck source=Tests/ecosystem/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 require_binary
 

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Shared by the tests in tests/ecosystem/ (sourced, bash). Each test gets:
+# Shared by the tests in Tests/ecosystem/ (sourced, bash). Each test gets:
 #   REPO         the repository root
 #   NETPROBE     the binary under test ($NETPROBE_BIN, default .build/debug/netprobe)
 #   WORK         a private temporary directory, removed when the test exits
