@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Turns what a probe saw into evidence, the way Firefox, Android and ChromeOS read
 /// their probes: the expected answer is success; a redirect, a 511 or other content
@@ -66,7 +70,7 @@ public enum Classifier {
 
     static func headerProvesSuccess(_ observation: ProbeObservation, _ expect: Expectation) -> Bool {
         guard let rule = expect.successHeader, let value = observation.header(rule.name) else { return false }
-        return value.trimmingCharacters(in: .whitespaces).lowercased() == rule.value.lowercased()
+        return value.trimmingWhitespaces().lowercased() == rule.value.lowercased()
     }
 }
 

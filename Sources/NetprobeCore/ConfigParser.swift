@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reads a probes.json strictly: unknown keys, wrong types, impossible values and
 /// non-HTTP(S) URLs are errors, each naming the file, the JSON path and what was expected.
@@ -37,34 +41,39 @@ public struct ConfigParser {
         func failure(_ message: String) -> ConfigError {
             ConfigError(issues: [ConfigIssue(file: path, path: "$", message: message)])
         }
+        #if canImport(Darwin)
         var isDirectory: ObjCBool = false
+        #else
+        var isDirectory = false
+        #endif
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw failure("the file does not exist") }
+        #if canImport(Darwin)
         guard !isDirectory.boolValue else { throw failure("expected a file, found a directory") }
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw failure("the file cannot be read") }
-        defer { try? handle.close() }
-        let data: Data
-        do {
-            data = try handle.read(upToCount: maximumFileBytes + 1) ?? Data()
-        } catch {
-            throw failure("the file cannot be read: \(error.localizedDescription)")
+        #else
+        guard !isDirectory else { throw failure("expected a file, found a directory") }
+        #endif
+        // A regular file says its size up front, so an oversized one is refused unread.
+        // (Pipes and devices report no size; they are read whole, then measured.)
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        if let attributes = try? FileManager.default.attributesOfItem(atPath: target),
+           attributes[.type] as? FileAttributeType == .typeRegular,
+           let size = attributes[.size] as? Int, size > maximumFileBytes {
+            throw failure("expected at most \(maximumFileBytes) bytes; the file is larger")
         }
+        guard let data = FileManager.default.contents(atPath: path) else { throw failure("the file cannot be read") }
         guard data.count <= maximumFileBytes else { throw failure("expected at most \(maximumFileBytes) bytes; the file is larger") }
         return try parse(data, file: path)
     }
 
-    /// JSONDecoder only says "not valid JSON"; JSONSerialization says where, as a byte offset,
+    /// JSONDecoder only says "not valid JSON"; JSONSyntax says where, as a byte offset,
     /// which people read better as a line and column.
     static func syntaxError(in data: Data, _ error: Error) -> String {
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? String(describing: error)
-            guard let range = text.range(of: "character "),
-                  let offset = Int(text[range.upperBound...].prefix(while: \.isNumber)) else { return text }
+        if let failure = JSONSyntax.firstError(in: Array(data)) {
+            guard let offset = failure.offset else { return failure.message }
             let before = data.prefix(offset)
             let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
             let column = offset - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
-            return "\(text) (line \(line), column \(column))"
+            return "\(failure.message) (line \(line), column \(column))"
         }
         if case DecodingError.dataCorrupted(let context) = error { return context.debugDescription }
         return String(describing: error)

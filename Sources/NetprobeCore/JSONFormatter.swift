@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `--format json`: one object per CONTRACT.md, every key always present (null when unknown),
 /// described in schemas/report.schema.json.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A parsed JSON document that keeps the distinctions validation needs
 /// (bool vs number, integer vs fraction) so errors can say exactly what was found.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One probe's evidence in the JSON report.
 struct ProbeDocument: Encodable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `--format prometheus`: the text exposition format, for node_exporter's textfile
 /// collector. Names follow blackbox_exporter where the meaning is the same.
@@ -77,6 +81,6 @@ struct MetricWriter {
         if value.isNaN { return "NaN" }
         if value.isInfinite { return value > 0 ? "+Inf" : "-Inf" }
         if value.rounded() == value && abs(value) < 1e15 { return String(Int(value)) }
-        return String(format: "%.6f", value)
+        return TextHelpers.fixed(value, decimals: 6)
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where the portal wants the user to log in, and how we learned it.
 public struct PortalInfo: Sendable, Equatable {
@@ -90,7 +94,7 @@ public enum PortalLocator {
     }
 
     public static func resolve(_ location: String, against base: String) -> String? {
-        let trimmed = location.trimmingCharacters(in: .whitespaces)
+        let trimmed = location.trimmingWhitespaces()
         guard !trimmed.isEmpty, let baseURL = URL(string: base), let url = URL(string: trimmed, relativeTo: baseURL) else { return nil }
         let absolute = url.absoluteString
         // "http:", "http:///x" and the like resolve to URLs with no host: nothing a person could open.

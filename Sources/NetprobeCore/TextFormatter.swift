@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `--format text`: a verdict line a person reads first, then the evidence.
 public enum TextFormatter {
@@ -22,12 +26,12 @@ public enum TextFormatter {
                 lines.append("    " + probeLine(probe, width: width, palette: palette))
             }
         }
-        lines.append("  took \(String(format: "%.0f", report.durationMs)) ms")
+        lines.append("  took \(TextHelpers.fixed(report.durationMs, decimals: 0)) ms")
         return lines.joined(separator: "\n")
     }
 
     static func probeLine(_ probe: ProbeEvidence, width: Int, palette: Palette) -> String {
-        let name = probe.spec.name.padding(toLength: width, withPad: " ", startingAt: 0)
+        let name = TextHelpers.padded(probe.spec.name, to: width)
         let mark: String
         switch probe.outcome {
         case .success: mark = palette.green("ok     ")
@@ -41,7 +45,7 @@ public enum TextFormatter {
             if let errorClass = probe.errorClass { detail.append(errorClass.rawValue) }
             if let location = observation.header("location") { detail.append("-> " + TerminalText.escape(location, limit: 160)) }
             if let error = observation.transportError { detail.append(TerminalText.escape(error.message, limit: 160)) }
-            detail.append(String(format: "%.0f ms", observation.timings.totalMs))
+            detail.append(TextHelpers.fixed(observation.timings.totalMs, decimals: 0) + " ms")
         } else if let reason = probe.skipReason {
             switch reason {
             case .gate: detail.append("not sent: the path is down")

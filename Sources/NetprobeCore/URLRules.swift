@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 enum URLRules {
     /// The host of an absolute http(s) URL, or nil when the URL is anything else.

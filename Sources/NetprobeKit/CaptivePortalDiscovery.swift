@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import NetprobeCore
 
 /// Finds the Captive Portal API URI (RFC 8910: DHCPv4 option 114, DHCPv6 option 103,

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 import NetprobeLink
 
@@ -29,7 +33,7 @@ enum StateFiles {
     static func keyValue(_ key: String, in path: String) -> String? {
         guard let text = text(path) else { return nil }
         for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix(key + "=") {
-            var value = line.dropFirst(key.count + 1).trimmingCharacters(in: .whitespaces)
+            var value = line.dropFirst(key.count + 1).trimmingWhitespaces()
             if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
                 value = String(value.dropFirst().dropLast())
             }
@@ -141,7 +145,9 @@ struct DhclientLease {
         let d = day.split(separator: "/").compactMap { Int($0) }, t = time.split(separator: ":").compactMap { Int($0) }
         guard d.count == 3, t.count == 3 else { return nil }
         var components = DateComponents(year: d[0], month: d[1], day: d[2], hour: t[0], minute: t[1], second: t[2])
-        components.timeZone = TimeZone(identifier: "UTC")
+        // Not TimeZone(identifier: "UTC"): without ICU (FoundationEssentials) named zones are nil,
+        // which would silently mean local time.
+        components.timeZone = TimeZone(secondsFromGMT: 0)
         return Calendar(identifier: .gregorian).date(from: components)
     }
 }

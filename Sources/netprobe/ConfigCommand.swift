@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import NetprobeCore
 
 struct ConfigCommand: ParsableCommand {
@@ -34,7 +38,7 @@ struct ConfigCheck: ParsableCommand {
                 Output.write("\(source): ok: \(config.probes.count) probe(s) from \(config.operatorCount) operator(s), quorum \(config.quorum), timeout \(ConfigParser.show(config.timeout)) s")
             }
         } catch {
-            if !quiet { FileHandle.standardError.write(Data((error.description + "\n").utf8)) }
+            if !quiet { Output.writeError(error.description + "\n") }
             throw ExitCode(ExitStatus.badConfig)
         }
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import NetprobeCore
 
 /// --config FILE, else $NETPROBE_CONFIG, else /etc/netprobe/probes.json, else the built-in set.

@@ -1,6 +1,12 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import NetprobeCore
+import NetprobeKit
 
 enum ExitStatus {
     static let usage: Int32 = 64
@@ -23,11 +29,16 @@ enum Output {
     }
 
     static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        FileOutput.write(text.hasSuffix("\n") ? text : text + "\n", to: STDOUT_FILENO)
+    }
+
+    /// Text for stderr as it is (no "netprobe:" prefix).
+    static func writeError(_ text: String) {
+        FileOutput.write(text.hasSuffix("\n") ? text : text + "\n", to: STDERR_FILENO)
     }
 
     static func fail(_ message: String, status: Int32) -> ExitCode {
-        FileHandle.standardError.write(Data("netprobe: \(message)\n".utf8))
+        FileOutput.write("netprobe: \(message)\n", to: STDERR_FILENO)
         return ExitCode(status)
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What kind of address a probe's host name led to. A public probe host answered
 /// from a private, loopback, link-local, shared (CGNAT), unique-local or unspecified

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What an RFC 8908 Captive Portal API answered (`application/captive+json`).
 public struct CapportAnswer: Sendable, Equatable {

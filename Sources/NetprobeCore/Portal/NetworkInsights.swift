@@ -29,7 +29,7 @@ public enum NetworkInsights {
                 }
             case "x-cache", "x-cache-lookup":
                 let lower = value.lowercased()
-                if let range = lower.range(of: " from ") {
+                if let range = lower.firstRange(of: " from ") {
                     let host = lower[range.upperBound...].split(separator: " ").first.map(String.init) ?? ""
                     if !host.isEmpty { signs.insert("x-cache:" + host) }
                 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The text lines for the portal and what else the network does. Every string that came
 /// from the network (URLs, names, error text) goes through `TerminalText.escape`.
@@ -68,7 +72,7 @@ extension TextFormatter {
 
     /// "1 h 05 min", "42 min", "30 s".
     static func duration(_ seconds: Int) -> String {
-        if seconds >= 3600 { return "\(seconds / 3600) h \(String(format: "%02d", (seconds % 3600) / 60)) min" }
+        if seconds >= 3600 { return "\(seconds / 3600) h \(TextHelpers.zeroPadded((seconds % 3600) / 60, width: 2)) min" }
         if seconds >= 60 { return "\(seconds / 60) min" }
         return "\(seconds) s"
     }
@@ -82,6 +86,6 @@ extension TextFormatter {
             value /= 1000
             unit += 1
         }
-        return unit == 0 ? "\(bytes) B" : String(format: "%.1f", value) + " " + units[unit]
+        return unit == 0 ? "\(bytes) B" : TextHelpers.fixed(value, decimals: 1) + " " + units[unit]
     }
 }
