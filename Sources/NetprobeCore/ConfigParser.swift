@@ -52,12 +52,16 @@ public struct ConfigParser {
         #else
         guard !isDirectory else { throw failure("expected a file, found a directory") }
         #endif
-        // A regular file says its size up front, so an oversized one is refused unread.
-        // (Pipes and devices report no size; they are read whole, then measured.)
+        // Only a regular file says its size up front, so only a regular file is read: a device
+        // (/dev/zero) or a pipe could feed us without end, or hang us waiting for a writer.
         let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        if let attributes = try? FileManager.default.attributesOfItem(atPath: target),
-           attributes[.type] as? FileAttributeType == .typeRegular,
-           let size = attributes[.size] as? Int, size > maximumFileBytes {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: target) else {
+            throw failure("the file cannot be read")
+        }
+        guard attributes[.type] as? FileAttributeType == .typeRegular else {
+            throw failure("expected a regular file, found a device, pipe or socket")
+        }
+        if let size = attributes[.size] as? Int, size > maximumFileBytes {
             throw failure("expected at most \(maximumFileBytes) bytes; the file is larger")
         }
         guard let data = FileManager.default.contents(atPath: path) else { throw failure("the file cannot be read") }

@@ -215,4 +215,11 @@ private func bad(_ label: String, _ json: String, _ path: String, _ says: String
     } catch {
         #expect(error.issues[0].message == "expected a file, found a directory")
     }
+    // A device would feed us without end: refused before a byte is read.
+    do {
+        _ = try ConfigParser.load(path: "/dev/zero")
+        Issue.record("/dev/zero was accepted")
+    } catch {
+        #expect(error.issues[0].message == "expected a regular file, found a device, pipe or socket")
+    }
 }
