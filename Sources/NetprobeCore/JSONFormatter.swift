@@ -141,43 +141,19 @@ struct ReportDocument: Encodable {
         case defaultRoutes = "default_routes"
     }
 
-    enum PortalKeys: String, CodingKey {
-        case url, source, probe, status, wispr
-        case loginURL = "login_url"
-        case locationName = "location_name"
-    }
     enum QuorumKeys: String, CodingKey { case required, success, portal }
-    enum CanaryKeys: String, CodingKey { case name, resolved, address }
 
     func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(Report.schemaVersion, forKey: .schemaVersion)
         try container.encode(report.verdict, forKey: .verdict)
         try container.encode(report.reason, forKey: .reason)
-        if let portal = report.portal {
-            var nested = container.nestedContainer(keyedBy: PortalKeys.self, forKey: .portal)
-            try nested.encode(portal.url, forKey: .url)
-            try nested.encode(portal.source, forKey: .source)
-            try nested.encode(portal.probe, forKey: .probe)
-            try nested.encode(portal.status, forKey: .status)
-            try nested.encode(portal.loginURL, forKey: .loginURL)
-            try nested.encode(portal.locationName, forKey: .locationName)
-            try nested.encode(portal.wispr.map(WISPrDocument.init), forKey: .wispr)
-        } else {
-            try container.encodeNil(forKey: .portal)
-        }
+        try container.encode(report.portal.map(PortalDocument.init), forKey: .portal)
         try container.encode(report.partial, forKey: .partial)
         try container.encode(report.partialError, forKey: .partialError)
         try container.encode(report.proxy, forKey: .proxy)
         try container.encode(report.dnsHijack, forKey: .dnsHijack)
-        if let canary = report.dnsCanary {
-            var nested = container.nestedContainer(keyedBy: CanaryKeys.self, forKey: .dnsCanary)
-            try nested.encode(canary.name, forKey: .name)
-            try nested.encode(canary.resolved, forKey: .resolved)
-            try nested.encode(canary.address, forKey: .address)
-        } else {
-            try container.encodeNil(forKey: .dnsCanary)
-        }
+        try container.encode(report.dnsCanary.map(CanaryDocument.init), forKey: .dnsCanary)
         try container.encode(report.capport.map(CapportDocument.init), forKey: .capport)
         try container.encode(Rounding.ms(report.durationMs), forKey: .durationMs)
         try container.encode(Timestamp.iso8601(report.timestamp), forKey: .timestamp)

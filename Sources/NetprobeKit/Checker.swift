@@ -128,15 +128,21 @@ public final class Checker {
         guard !requests.isEmpty else { return Round(evidence: [], capport: api?.report, canary: nil) }
         let runner = try probeRunner()
         let specs = Dictionary(uniqueKeysWithValues: plan.specs.map { ($0.name, $0) })
+        // Each answer is judged once, as it lands; only transfers ended by the runner are judged afterwards.
         var settled: [ProbeEvidence] = []
+        var judged: [String: ProbeEvidence] = [:]
+        var answered: CapportReport?
         var pending = plan.specs
         var capport: CapportSignal = api?.request == nil ? .absent : .pending
         var grace = HTTPSGrace()
         let observations = runner.run(requests, deadline: deadline) { observation in
             if let api, observation.name == CaptivePortalAPI.requestName {
-                capport = CapportSignal(api.api.report(from: observation))
+                answered = api.api.report(from: observation)
+                capport = CapportSignal(answered)
             } else if let spec = specs[observation.name] {
-                settled.append(Classifier.classify(observation, for: spec))
+                let evidence = Classifier.classify(observation, for: spec)
+                settled.append(evidence)
+                judged[spec.name] = evidence
                 pending.removeAll { $0.name == observation.name }
             }
             let decision = VerdictEngine.decide(quorum: quorum, settled: settled, pending: pending, capport: capport)
@@ -153,14 +159,18 @@ public final class Checker {
         }
         let ended = ContinuousClock.now
         let evidence = observations.compactMap { observation in
-            specs[observation.name].map { Classifier.classify(grace.settle(observation, spec: $0, endedAt: ended), for: $0) }
+            judged[observation.name] ?? specs[observation.name].map {
+                Classifier.classify(grace.settle(observation, spec: $0, endedAt: ended), for: $0)
+            }
         }
-        let answer = observations.first { $0.name == CaptivePortalAPI.requestName }
+        // An API query the runner ended (cancelled, timed out) never reached the closure: read it here.
+        let capportReport = answered
+            ?? observations.first { $0.name == CaptivePortalAPI.requestName }.flatMap { api?.api.report(from: $0) }
+            ?? api?.report
         let canaryReport = canary.flatMap { _, host in
             observations.first { $0.name == DNSCanary.requestName }.map { DNSCanaryReport.from($0, name: host) }
         }
-        return Round(evidence: evidence, capport: answer.flatMap { api?.api.report(from: $0) } ?? api?.report,
-                     canary: canaryReport)
+        return Round(evidence: evidence, capport: capportReport, canary: canaryReport)
     }
 
     /// One runner (one libcurl multi handle) for the life of the checker: watch and wait re-check with it.

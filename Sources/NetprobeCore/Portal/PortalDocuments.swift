@@ -59,3 +59,39 @@ struct CapportDocument: Encodable {
         try container.encode(Rounding.ms(report.durationMs), forKey: .durationMs)
     }
 }
+
+struct PortalDocument: Encodable {
+    var portal: PortalInfo
+    init(_ portal: PortalInfo) { self.portal = portal }
+
+    enum CodingKeys: String, CodingKey {
+        case url, source, probe, status, wispr
+        case loginURL = "login_url"
+        case locationName = "location_name"
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(portal.url, forKey: .url)
+        try container.encode(portal.source, forKey: .source)
+        try container.encode(portal.probe, forKey: .probe)
+        try container.encode(portal.status, forKey: .status)
+        try container.encode(portal.loginURL, forKey: .loginURL)
+        try container.encode(portal.locationName, forKey: .locationName)
+        try container.encode(portal.wispr.map(WISPrDocument.init), forKey: .wispr)
+    }
+}
+
+struct CanaryDocument: Encodable {
+    var canary: DNSCanaryReport
+    init(_ canary: DNSCanaryReport) { self.canary = canary }
+
+    enum CodingKeys: String, CodingKey { case name, resolved, address }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(canary.name, forKey: .name)
+        try container.encode(canary.resolved, forKey: .resolved)
+        try container.encode(canary.address, forKey: .address)
+    }
+}
