@@ -42,6 +42,8 @@ let package = Package(
         .testTarget(name: "NetprobeCLITests", dependencies: ["NetprobeCore"]),
         .testTarget(name: "NetprobeWaitTests", dependencies: ["NetprobeCore"]),
         .testTarget(name: "NetprobePortalTests", dependencies: ["NetprobeCore", "NetprobeKit"]),
+        // The check loop in-process, on a scripted runner and a fixed kernel view: no namespaces, milliseconds.
+        .testTarget(name: "NetprobeKitTests", dependencies: ["NetprobeKit", "NetprobeCore", "NetprobeHTTP"]),
     ],
     swiftLanguageModes: [.v6]
 )

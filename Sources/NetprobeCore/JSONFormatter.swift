@@ -147,7 +147,7 @@ struct ReportDocument: Encodable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(Report.schemaVersion, forKey: .schemaVersion)
         try container.encode(report.verdict, forKey: .verdict)
-        try container.encode(report.reason, forKey: .reason)
+        try container.encode(report.reason.rawValue, forKey: .reason)
         try container.encode(report.portal.map(PortalDocument.init), forKey: .portal)
         try container.encode(report.partial, forKey: .partial)
         try container.encode(report.partialError, forKey: .partialError)

@@ -12,7 +12,7 @@ public enum PrometheusFormatter {
         out.gauge("netprobe_success", "1 when the verdict is online, else 0.", [([], report.verdict == .online ? 1 : 0)])
         out.gauge("netprobe_verdict", "1 for the current verdict, 0 for the others.",
                   [Verdict.online, .portal, .offline].map { ([("verdict", $0.rawValue)], report.verdict == $0 ? 1 : 0) })
-        out.gauge("netprobe_reason_info", "The reason code of the current verdict (always 1).", [([("verdict", report.verdict.rawValue), ("reason", report.reason)], 1)])
+        out.gauge("netprobe_reason_info", "The reason code of the current verdict (always 1).", [([("verdict", report.verdict.rawValue), ("reason", report.reason.rawValue)], 1)])
         out.gauge("netprobe_duration_seconds", "Wall time of the whole check.", [([], report.durationMs / 1000)])
         out.gauge("netprobe_quorum_required", "Independent operators required to validate.", [([], Double(report.quorumRequired))])
         out.gauge("netprobe_quorum_operators", "Operators that validated (success) or showed interception (portal).",

@@ -32,58 +32,80 @@ public struct PortalInfo: Sendable, Equatable {
     }
 }
 
-/// Everything one check found: the verdict and the evidence behind it.
+/// One path's answer: the interface and family probed, its own conclusion and evidence.
+public struct PathReport: Sendable, Equatable {
+    /// The interface the probes were bound to or left through; nil when no default route exists.
+    public var interface: String?
+    /// The family the probes were held to; nil when the system chose (happy eyeballs).
+    public var family: AddressFamily?
+    /// Carries the preferred (lowest-metric) default route of its family.
+    public var isDefault: Bool
+    public var conclusion: Conclusion
+    /// Families the gate let through for this path (empty when it was down).
+    public var families: [AddressFamily]
+    public var probes: [ProbeEvidence]
+    public var durationMs: Double
+    /// The Captive Portal API (RFC 8908) of this path's interface, when one is known.
+    public var capport: CapportReport?
+    /// The `.invalid` canary (see `DNSCanaryReport`); nil when none was sent.
+    public var canary: DNSCanaryReport?
+
+    public init(interface: String?, family: AddressFamily?, isDefault: Bool, conclusion: Conclusion, families: [AddressFamily],
+                probes: [ProbeEvidence], durationMs: Double, capport: CapportReport? = nil, canary: DNSCanaryReport? = nil) {
+        self.interface = interface
+        self.family = family
+        self.isDefault = isDefault
+        self.conclusion = conclusion
+        self.families = families
+        self.probes = probes
+        self.durationMs = durationMs
+        self.capport = capport
+        self.canary = canary
+    }
+}
+
+/// Everything one check found: the overall verdict, every path probed and the evidence behind them.
+/// The overall answer is one of the paths' (`overall`), never a separate judgement.
 public struct Report: Sendable, Equatable {
     public static let schemaVersion = 1
 
-    public var verdict: Verdict
-    public var reason: String
-    public var portal: PortalInfo?
-    public var partial: Bool?
+    public var paths: [PathReport]
+    /// Index into `paths` of the path whose answer is the machine's.
+    public var overall: Int
     public var durationMs: Double
     public var timestamp: Date
-    public var quorumRequired: Int
-    public var successOperators: Int
-    public var portalOperators: Int
-    public var families: [AddressFamily]
     public var path: PathSnapshot
-    public var probes: [ProbeEvidence]
-    /// The Captive Portal API (RFC 8908) when one is known: null in JSON otherwise.
-    public var capport: CapportReport?
-    /// Correct answers came through a transparent proxy (see `NetworkInsights.proxy`).
-    public var proxy = false
-    /// When `partial` is true: which HTTPS probe failed and how.
-    public var partialError: String?
-    /// A probe host name led to a private, loopback, link-local, CGNAT, ULA or unspecified address.
-    public var dnsHijack = false
-    /// The `.invalid` canary (see `DNSCanaryReport`); nil when none was sent.
-    public var dnsCanary: DNSCanaryReport?
 
-    public init(verdict: Verdict, reason: String, portal: PortalInfo?, partial: Bool?, durationMs: Double, timestamp: Date,
-                quorumRequired: Int, successOperators: Int, portalOperators: Int, families: [AddressFamily],
-                path: PathSnapshot, probes: [ProbeEvidence]) {
-        self.verdict = verdict
-        self.reason = reason
-        self.portal = portal
-        self.partial = partial
+    public init(paths: [PathReport], overall: Int, durationMs: Double, timestamp: Date, path: PathSnapshot) {
+        precondition(paths.indices.contains(overall), "the overall answer is one of the paths")
+        self.paths = paths
+        self.overall = overall
         self.durationMs = durationMs
         self.timestamp = timestamp
-        self.quorumRequired = quorumRequired
-        self.successOperators = successOperators
-        self.portalOperators = portalOperators
-        self.families = families
         self.path = path
-        self.probes = probes
     }
 
+    public var answer: PathReport { paths[overall] }
+    public var conclusion: Conclusion { answer.conclusion }
+    public var verdict: Verdict { conclusion.verdict }
+    public var reason: Reason { conclusion.reason }
+    public var portal: PortalInfo? { conclusion.portal }
+    public var partial: Bool? { conclusion.partial }
+    public var partialError: String? { conclusion.partialError }
+    public var quorumRequired: Int { conclusion.quorum }
+    public var successOperators: Int { conclusion.successOperators }
+    public var portalOperators: Int { conclusion.portalOperators }
+    /// A transparent proxy was seen (`NetworkInsights.proxy`).
+    public var proxy: Bool { conclusion.proxy }
+    /// A probe host name led to a private, loopback, link-local, CGNAT, ULA or unspecified address.
+    public var dnsHijack: Bool { conclusion.dnsHijack }
+    public var families: [AddressFamily] { answer.families }
+    public var probes: [ProbeEvidence] { answer.probes }
+    public var capport: CapportReport? { answer.capport }
+    public var dnsCanary: DNSCanaryReport? { answer.canary }
+
     /// Exit status per CONTRACT.md.
-    public var exitCode: Int32 {
-        switch verdict {
-        case .online: return 0
-        case .offline: return 1
-        case .portal: return 2
-        }
-    }
+    public var exitCode: Int32 { verdict.exitCode }
 }
 
 public enum PortalLocator {

@@ -14,7 +14,7 @@ public enum TextFormatter {
         case .portal: word = palette.yellow(palette.bold("portal"))
         case .offline: word = palette.red(palette.bold("offline"))
         }
-        lines.append("\(word)  \(report.reason): \(ReasonText.explain(report.reason))")
+        lines.append("\(word)  \(report.reason.rawValue): \(report.reason.meaning)")
         lines.append(contentsOf: portalLines(report, palette: palette))
         lines.append("  quorum: \(report.successOperators) operator(s) validated, \(report.portalOperators) intercepted, \(report.quorumRequired) required")
         lines.append(contentsOf: networkLines(report))
@@ -79,32 +79,5 @@ public enum TextFormatter {
     /// `netprobe path` in text.
     public static func format(_ path: PathSnapshot) -> String {
         pathLines(path).map { String($0.dropFirst(2)) }.joined(separator: "\n")
-    }
-}
-
-/// One sentence for each reason code, shared by the text output and the man page.
-public enum ReasonText {
-    public static let all: [(code: String, meaning: String)] = [
-        ("probes-validated", "a quorum of independent endpoints answered exactly as expected"),
-        ("http-redirect", "probe requests were redirected: a captive portal intercepts HTTP"),
-        ("http-511", "probe requests were answered 511 Network Authentication Required"),
-        ("wrong-content", "probe requests were answered with a page other than the expected one"),
-        ("dns-hijack", "probe host names resolve to private or reserved addresses"),
-        ("capport-captive", "the network's Captive Portal API (RFC 8908) says this client is captive"),
-        ("no-link", "no interface is up with carrier"),
-        ("no-address", "no usable interface has a global address"),
-        ("no-default-route", "there is no default route through a usable interface"),
-        ("no-probes", "no probe applies to the selected families and interfaces"),
-        ("dns-failed", "probe host names did not resolve"),
-        ("connect-failed", "connections were refused, reset or unreachable"),
-        ("timeout", "probes got no answer before the deadline"),
-        ("tls-failed", "TLS handshakes or certificate checks failed"),
-        ("protocol-error", "endpoints answered with something that is not HTTP"),
-        ("http-error", "endpoints answered with HTTP errors (4xx/5xx) or empty pages"),
-        ("quorum-not-met", "some endpoints answered correctly, but fewer independent operators than the quorum"),
-    ]
-
-    public static func explain(_ code: String) -> String {
-        all.first { $0.code == code }?.meaning ?? code
     }
 }

@@ -11,13 +11,16 @@ public final class ProbeRunner {
     private let multi: UnsafeMutableRawPointer
     private let userAgent: String
     private var isRunning = false
-    private var graceEnd: ContinuousClock.Instant?
+    /// Per request name: when a transfer still running is ended, and how it is reported.
+    private var cutoffs: [String: (instant: ContinuousClock.Instant, error: TransportError)] = [:]
 
-    /// Called from `onResult` during `run`: transfers still running at `instant` are
-    /// cancelled (not timed out). Lets a caller whose answer is decided give the
-    /// remaining transfers a bounded grace instead of stopping them at once.
-    public func cancelRemaining(at instant: ContinuousClock.Instant) {
-        graceEnd = min(graceEnd ?? instant, instant)
+    /// Called from `onResult` during `run`: the named transfers, if still running at `instant`,
+    /// end then and are reported with `error` (through `onResult`, like any result). A later
+    /// call for the same name replaces the earlier one: the caller's latest decision holds.
+    /// Lets a caller whose answer is decided stop what it no longer needs (`cancelledError`),
+    /// or give a transfer a bounded grace of its own (a time-out of its own making).
+    public func end(_ names: some Sequence<String>, at instant: ContinuousClock.Instant, with error: TransportError) {
+        for name in names { cutoffs[name] = (instant, error) }
     }
 
     /// Initialises libcurl for the process (once, whoever comes first) and creates the multi handle.
@@ -49,10 +52,10 @@ public final class ProbeRunner {
     ) -> [ProbeObservation] {
         precondition(!isRunning, "ProbeRunner.run is not reentrant")
         isRunning = true
-        graceEnd = nil
+        cutoffs = [:]
         defer {
             isRunning = false
-            graceEnd = nil
+            cutoffs = [:]
         }
 
         var results = [ProbeObservation?](repeating: nil, count: requests.count)
@@ -105,15 +108,20 @@ public final class ProbeRunner {
                 transfer.detach()
                 finish(transfer.index, transfer.observation(result: result))
             }
+            // Transfers whose cut-off has come end now, in request order.
+            let now = ContinuousClock.now
+            let due = active.values.filter { cutoffs[$0.request.name].map { $0.instant <= now } ?? false }
+            for transfer in due.sorted(by: { $0.index < $1.index }) {
+                active[transfer.handle] = nil
+                transfer.detach()
+                finish(transfer.index, transfer.observation(endedWith: cutoffs[transfer.request.name]!.error))
+            }
             let leftMs = Transfer.milliseconds(deadline - .now)
             guard !active.isEmpty, listening, leftMs > 0 else { break }
-            if let graceEnd, graceEnd <= .now {
-                listening = false
-                break
-            }
-            let graceMs = graceEnd.map { Transfer.milliseconds($0 - .now) } ?? leftMs
+            let nextCutoff = active.values.compactMap { cutoffs[$0.request.name]?.instant }.min()
+            let cutoffMs = nextCutoff.map { Transfer.milliseconds($0 - .now) } ?? leftMs
             // libcurl shortens the wait itself when one of its own timers is due sooner.
-            let polled = curl_multi_poll(multi, nil, 0, Int32(min(1000, min(leftMs, graceMs)).rounded(.up)), nil)
+            let polled = curl_multi_poll(multi, nil, 0, Int32(max(0, min(1000, min(leftMs, cutoffMs))).rounded(.up)), nil)
             guard polled == CURLM_OK else {
                 failure = Self.multiError("curl_multi_poll", polled)
                 break
@@ -147,7 +155,7 @@ public final class ProbeRunner {
     static let deadlineError = TransportError(
         kind: .timeout, code: Int(CURLE_OPERATION_TIMEDOUT.rawValue),
         message: "the overall deadline passed before the transfer finished")
-    static let cancelledError = TransportError(
+    public static let cancelledError = TransportError(
         kind: .cancelled, code: Int(CURLE_ABORTED_BY_CALLBACK.rawValue),
         message: "cancelled: the verdict was already decided")
 

@@ -7,8 +7,8 @@ enum DNSCanary {
     static let requestName = "#dns-canary"
 
     /// A fresh random label each time, so no cache can answer for the resolver.
-    static func request(like plan: ProbePlan) -> (ProbeRequest, String)? {
-        guard let template = plan.requests.first else { return nil }
+    static func request(like template: ProbeRequest?) -> (request: ProbeRequest, host: String)? {
+        guard let template else { return nil }
         var generator = SystemRandomNumberGenerator()
         let label = (0..<12).map { _ in String(UInt8.random(in: 0..<16, using: &generator), radix: 16) }.joined()
         let host = "netprobe-\(label).invalid"

@@ -17,11 +17,9 @@ struct Check: ParsableCommand {
 
     func run() throws {
         let config = try options.loadConfig()
-        let checkOptions = CheckOptions(config: config, families: options.families, interfaces: options.interface,
-                                        timeout: options.timeout, caBundle: options.caBundle, capportURL: options.capportURL)
         let report: Report
         do {
-            report = try Checker().run(checkOptions)
+            report = try Checker().run(options.checkOptions(config: config))
         } catch {
             throw Output.fail(error.description, status: ExitStatus.internalError)
         }

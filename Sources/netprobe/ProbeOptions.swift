@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import NetprobeCore
+import NetprobeKit
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json, prometheus
@@ -69,6 +70,13 @@ struct ProbeOptions: ParsableArguments {
         } catch {
             throw Output.fail("invalid configuration:\n\(error.description)", status: ExitStatus.badConfig)
         }
+    }
+
+    /// The one options value of a check, wait or watch (`timeout`: the command's own default
+    /// when --timeout is absent; nil leaves the probe set's).
+    func checkOptions(config: ProbeConfig, timeout defaultTimeout: Double? = nil) -> CheckOptions {
+        CheckOptions(config: config, families: families, interfaces: interface, timeout: timeout ?? defaultTimeout,
+                     caBundle: caBundle, capportURL: capportURL)
     }
 
     var families: Set<AddressFamily> {

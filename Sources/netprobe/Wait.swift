@@ -43,6 +43,7 @@ struct Wait: ParsableCommand {
     private func waitUntilOnline(config: ProbeConfig) throws -> Report {
         let clock = ContinuousClock()
         let deadline = clock.now + .milliseconds(Int64((options.timeout ?? Self.defaultTimeout) * 1000))
+        let checkOptions = options.checkOptions(config: config)
         // Subscribe before the first check: a route that appears during it still wakes us.
         let waiter = try ChangeWaiter()
         let checker = Checker()
@@ -54,14 +55,11 @@ struct Wait: ParsableCommand {
             waiter.beginCheck()
             let remaining = seconds(clock.now.duration(to: deadline))
             let truncated = remaining < config.timeout
-            let checkOptions = CheckOptions(config: config, families: options.families, interfaces: options.interface,
-                                            timeout: max(min(remaining, config.timeout), 0.001), caBundle: options.caBundle,
-                                            capportURL: options.capportURL)
-            let report = try checker.run(checkOptions)
+            let report = try checker.run(checkOptions.with(timeout: max(min(remaining, config.timeout), 0.001)))
             if report.verdict == .online { return report }
             // A check the deadline cut short and that ran out of time says nothing new:
             // keep the previous, complete verdict (a portal stays a portal, exit 2).
-            if !(truncated && report.reason == "timeout" && last != nil) { last = report }
+            if !(truncated && report.reason == .timeout && last != nil) { last = report }
             guard let current = last, clock.now < deadline else { return last ?? report }
             progress.show(current)
             let timer = min(clock.now + backoff.next(), deadline)

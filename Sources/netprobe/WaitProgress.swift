@@ -33,14 +33,15 @@ struct WaitProgress {
 
     func describe(_ report: Report) -> String {
         let on = interfaces.isEmpty ? "" : " on " + interfaces.map { TerminalText.escape($0) }.joined(separator: ", ")
-        switch (report.verdict, report.reason) {
-        case (.portal, _):
+        if report.verdict == .portal {
             if let url = report.portal?.url { return "portal, log in at " + TerminalText.escape(url, limit: 200) }
-            return "portal (\(report.reason)), open any http:// page in a browser to log in"
-        case (_, "no-default-route"): return "no default route" + on
-        case (_, "no-link"): return "no link up with carrier" + on
-        case (_, "no-address"): return "no global address" + on
-        default: return "\(report.reason) (\(ReasonText.explain(report.reason)))"
+            return "portal (\(report.reason.rawValue)), open any http:// page in a browser to log in"
+        }
+        switch report.reason {
+        case .noDefaultRoute: return "no default route" + on
+        case .noLink: return "no link up with carrier" + on
+        case .noAddress: return "no global address" + on
+        default: return "\(report.reason.rawValue) (\(report.reason.meaning))"
         }
     }
 

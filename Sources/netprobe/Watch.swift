@@ -79,14 +79,13 @@ struct Watch: ParsableCommand {
     private func loop(config: inout ProbeConfig, waiter: ChangeWaiter, signals: SignalInbox, hook: HookRunner?) throws {
         let clock = ContinuousClock()
         let checker = Checker()  // one for the whole run: its HTTP client is reused
+        var checkOptions = options.checkOptions(config: config)
         var backoff = Backoff()
         var previous: Report?
         while true {
             waiter.beginCheck()
-            let report = try checker.run(CheckOptions(config: config, families: options.families, interfaces: options.interface,
-                                                      timeout: options.timeout, caBundle: options.caBundle,
-                                                      capportURL: options.capportURL))
-            if let record = WatchRecord.after(previous, report, interface: throughInterface(report)) {
+            let report = try checker.run(checkOptions)
+            if let record = WatchRecord.after(previous, report) {
                 if !options.quiet {
                     guard RecordOutput.write(options.effectiveFormat == .json ? record.json : record.text) else { return }
                 }
@@ -108,7 +107,10 @@ struct Watch: ParsableCommand {
                 case .signal:
                     let interrupted = signals.take(SIGINT)
                     if signals.take(SIGTERM) || interrupted { return }
-                    if signals.take(SIGHUP), reload(into: &config) { break waiting }
+                    if signals.take(SIGHUP), reload(into: &config) {
+                        checkOptions = options.checkOptions(config: config)
+                        break waiting
+                    }
                 }
             }
         }
@@ -136,14 +138,6 @@ struct Watch: ParsableCommand {
         case .killed: Log.note("hook \(hook.argv[0]) ran longer than \(execTimeout) s and was killed")
         case .couldNotStart(let message): Log.note("hook could not start: \(message)")
         }
-    }
-
-    /// The interface the probes leave through, as the gate picks it (empty when the path is down).
-    private func throughInterface(_ report: Report) -> String {
-        if case .pass(_, let through) = Gate.evaluate(report.path, families: options.families, interfaces: options.interface) {
-            return through.first ?? ""
-        }
-        return ""
     }
 }
 

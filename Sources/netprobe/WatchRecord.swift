@@ -23,18 +23,20 @@ struct WatchRecord {
     let previous: Report?
     /// Of "verdict", "reason", "portal_url"; empty for the start record.
     let changed: [String]
-    /// The interface the probes left through (empty when offline).
-    let interface: String
+    /// The interface the probes left through (empty when the path was down).
+    var interface: String {
+        report.answer.families.isEmpty ? "" : report.answer.interface ?? ""
+    }
 
     /// The record `current` calls for after `previous`, or nil when nothing changed.
-    static func after(_ previous: Report?, _ current: Report, interface: String) -> WatchRecord? {
-        guard let previous else { return WatchRecord(event: .start, report: current, previous: nil, changed: [], interface: interface) }
+    static func after(_ previous: Report?, _ current: Report) -> WatchRecord? {
+        guard let previous else { return WatchRecord(event: .start, report: current, previous: nil, changed: []) }
         var changed: [String] = []
         if previous.verdict != current.verdict { changed.append("verdict") }
         if previous.reason != current.reason { changed.append("reason") }
         if previous.portal?.url != current.portal?.url { changed.append("portal_url") }
         if changed.isEmpty { return nil }
-        return WatchRecord(event: .change, report: current, previous: previous, changed: changed, interface: interface)
+        return WatchRecord(event: .change, report: current, previous: previous, changed: changed)
     }
 
     /// The report object (schema_version 1) with "event", "previous",
@@ -44,19 +46,19 @@ struct WatchRecord {
         precondition(report.hasPrefix("{"), "a report is a JSON object")
         let extra = "\"changed\":\(Self.encode(changed)),\"event\":\(Self.encode(event.rawValue)),"
             + "\"previous\":\(previous.map { Self.encode($0.verdict.rawValue) } ?? "null"),"
-            + "\"previous_reason\":\(previous.map { Self.encode($0.reason) } ?? "null")"
+            + "\"previous_reason\":\(previous.map { Self.encode($0.reason.rawValue) } ?? "null")"
         let body = report.dropFirst()
         return "{" + extra + (body.hasPrefix("}") ? "" : ",") + body
     }
 
     /// `2026-11-22T10:00:00Z online probes-validated (was offline: no-default-route)`
     var text: String {
-        var line = "\(Self.timestamp(report.timestamp)) \(report.verdict.rawValue) \(report.reason)"
+        var line = "\(Self.timestamp(report.timestamp)) \(report.verdict.rawValue) \(report.reason.rawValue)"
         if report.verdict == .portal {
             line += " login " + (report.portal?.url.map { TerminalText.escape($0, limit: 300) } ?? "unknown")
         }
         if let previous {
-            line += " (was \(previous.verdict.rawValue): \(previous.reason))"
+            line += " (was \(previous.verdict.rawValue): \(previous.reason.rawValue))"
         } else {
             line += " (start)"
         }
@@ -69,8 +71,8 @@ struct WatchRecord {
             "NETPROBE_EVENT": event.rawValue,
             "NETPROBE_VERDICT": report.verdict.rawValue,
             "NETPROBE_PREVIOUS": previous?.verdict.rawValue ?? "",
-            "NETPROBE_REASON": report.reason,
-            "NETPROBE_PREVIOUS_REASON": previous?.reason ?? "",
+            "NETPROBE_REASON": report.reason.rawValue,
+            "NETPROBE_PREVIOUS_REASON": previous?.reason.rawValue ?? "",
             "NETPROBE_PORTAL_URL": report.portal?.url ?? "",
             "NETPROBE_INTERFACE": interface,
         ]

@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func noColourWithoutAPalette() {
-        let text = TextFormatter.format(ReportFixtures.report(portal: nil, verdict: .offline, reason: "timeout"))
+        let text = TextFormatter.format(ReportFixtures.report(portal: nil, verdict: .offline, reason: .timeout))
         #expect(!text.contains("\u{1B}"))
         #expect(text.hasPrefix("offline  timeout: "))
     }
@@ -83,14 +83,14 @@ import Testing
 
     @Test func portalIsNullWhenThereIsNone() throws {
         let json = try ReportFixtures.parse(JSONFormatter.format(ReportFixtures.report(portal: nil, verdict: .online,
-                                                                                       reason: "probes-validated")))
+                                                                                       reason: .probesValidated)))
         #expect(json["portal"] is NSNull)
         #expect(json["verdict"] as? String == "online")
     }
 
     @Test func portalWithUnknownURLKeepsTheKey() throws {
         let info = PortalInfo(url: nil, source: nil, probe: "microsoft", status: 200)
-        let json = try ReportFixtures.parse(JSONFormatter.format(ReportFixtures.report(portal: info, reason: "wrong-content")))
+        let json = try ReportFixtures.parse(JSONFormatter.format(ReportFixtures.report(portal: info, reason: .wrongContent)))
         let portal = try #require(json["portal"] as? [String: Any])
         #expect(portal["url"] is NSNull)
         #expect(portal["probe"] as? String == "microsoft")

@@ -109,8 +109,8 @@ struct GateCase: Sendable, CustomTestStringConvertible {
     }
 
     @Test func reasonCodes() {
-        #expect(GateResult.Reason.noLink.rawValue == "no-link")
-        #expect(GateResult.Reason.noAddress.rawValue == "no-address")
-        #expect(GateResult.Reason.noDefaultRoute.rawValue == "no-default-route")
+        #expect(Reason.noLink.rawValue == "no-link")
+        #expect(Reason.noAddress.rawValue == "no-address")
+        #expect(Reason.noDefaultRoute.rawValue == "no-default-route")
     }
 }

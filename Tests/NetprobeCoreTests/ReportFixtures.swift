@@ -33,10 +33,11 @@ enum ReportFixtures {
     }
 
     static func report(portal: PortalInfo? = PortalInfo(url: hostileLocation, source: "redirect", probe: "apple", status: 302),
-                       verdict: Verdict = .portal, reason: String = "http-redirect") -> Report {
-        Report(verdict: verdict, reason: reason, portal: portal, partial: nil, durationMs: 123.456,
-               timestamp: Date(timeIntervalSince1970: 1_700_000_000), quorumRequired: 2, successOperators: 1, portalOperators: 1,
-               families: [.ipv4], path: path, probes: evidence())
+                       verdict: Verdict = .portal, reason: Reason = .httpRedirect) -> Report {
+        let conclusion = Conclusion(verdict: verdict, reason: reason, portal: portal, successOperators: 1, portalOperators: 1, quorum: 2)
+        let answer = PathReport(interface: "eth0", family: nil, isDefault: true, conclusion: conclusion, families: [.ipv4],
+                                probes: evidence(), durationMs: 123.456)
+        return Report(paths: [answer], overall: 0, durationMs: 123.456, timestamp: Date(timeIntervalSince1970: 1_700_000_000), path: path)
     }
 
     static func parse(_ json: String) throws -> [String: Any] {

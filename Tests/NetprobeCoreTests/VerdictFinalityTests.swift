@@ -44,7 +44,7 @@ import Testing
     func finality(_ c: VerdictCase) {
         let decision = VerdictEngine.decide(quorum: c.quorum, settled: c.settled.map(\.evidence), pending: c.pending.map(Fixtures.spec))
         #expect(decision.verdict == c.verdict)
-        #expect(decision.reason == c.reason)
+        #expect(decision.reason.rawValue == c.reason)
         #expect(decision.isFinal == c.isFinal)
         if case .unknown = c.partial { #expect(decision.partial == nil) }
         if let counts = c.counts {

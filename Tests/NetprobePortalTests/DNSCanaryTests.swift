@@ -36,8 +36,8 @@ struct DNSCanaryTests {
     }
 
     @Test func aResolvedCanaryIsShownAndEscaped() {
-        var report = PortalFixtures.report(["apple", "google", "firefox"].map { PortalFixtures.correct($0) })
-        report.addInsights(capport: nil, canary: DNSCanaryReport(name: "netprobe-x.invalid", resolved: true, address: "10.0.0.1\u{1B}[2J"))
+        let report = PortalFixtures.report(["apple", "google", "firefox"].map { PortalFixtures.correct($0) },
+                                           canary: DNSCanaryReport(name: "netprobe-x.invalid", resolved: true, address: "10.0.0.1\u{1B}[2J"))
         #expect(report.dnsHijack)
         let text = TextFormatter.format(report)
         #expect(text.contains("dns canary: netprobe-x.invalid (a name that cannot exist) resolved to 10.0.0.1\\x1b[2J"))

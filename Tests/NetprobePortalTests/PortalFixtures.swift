@@ -53,13 +53,11 @@ enum PortalFixtures {
         dns: DNSConfiguration(servers: ["198.51.100.1"], localStub: false, source: "/etc/resolv.conf"))
 
     /// A whole report, as the Checker builds it.
-    static func report(_ evidence: [ProbeEvidence], capport: CapportReport? = nil) -> Report {
-        let decision = VerdictEngine.decide(quorum: 2, settled: evidence, pending: [], capport: CapportSignal(capport))
-        var report = Report(verdict: decision.verdict, reason: decision.reason, portal: nil, partial: decision.partial,
-                            durationMs: 42, timestamp: Date(timeIntervalSince1970: 1_700_000_000), quorumRequired: 2,
-                            successOperators: decision.successOperators, portalOperators: decision.portalOperators,
-                            families: [.ipv4], path: path, probes: evidence)
-        report.addInsights(capport: capport)
-        return report
+    static func report(_ evidence: [ProbeEvidence], capport: CapportReport? = nil, canary: DNSCanaryReport? = nil) -> Report {
+        let findings = PathFindings(quorum: 2, gate: .pass(families: [.ipv4], interfaces: ["eth0"]), settled: evidence,
+                                    capport: capport, canary: canary)
+        let answer = PathReport(interface: "eth0", family: nil, isDefault: true, conclusion: VerdictEngine.conclude(findings),
+                                families: [.ipv4], probes: evidence, durationMs: 42, capport: capport, canary: canary)
+        return Report(paths: [answer], overall: 0, durationMs: 42, timestamp: Date(timeIntervalSince1970: 1_700_000_000), path: path)
     }
 }

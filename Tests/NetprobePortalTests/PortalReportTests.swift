@@ -80,7 +80,7 @@ import Testing
 
     @Test func captiveAPIPortalInEveryFormat() throws {
         let report = F.report(Self.all.map { F.correct($0) }, capport: F.capport(captive: true, portal: "https://login.portal.test/p"))
-        #expect(report.verdict == .portal && report.reason == "capport-captive")
+        #expect(report.verdict == .portal && report.reason.rawValue == "capport-captive")
         let portal = try #require(try Self.json(report)["portal"] as? [String: Any])
         #expect(portal["url"] as? String == "https://login.portal.test/p" && portal["source"] as? String == "capport")
         #expect(portal["probe"] is NSNull && portal["wispr"] is NSNull && portal["login_url"] is NSNull)

@@ -6,7 +6,7 @@ import Testing
     typealias F = PortalFixtures
     static let all = ["apple", "google", "firefox", "microsoft", "gnome", "google-https"]
 
-    static func decide(_ evidence: [ProbeEvidence], capport: CapportSignal = .absent, pending: [String] = []) -> Decision {
+    static func decide(_ evidence: [ProbeEvidence], capport: CapportSignal = .absent, pending: [String] = []) -> Conclusion {
         VerdictEngine.decide(quorum: 2, settled: evidence, pending: pending.map(F.spec), capport: capport)
     }
 
@@ -16,7 +16,7 @@ import Testing
             F.answer($0, status: 200, body: "<html>Login</html>", address: "10.1.0.1")
         } + [F.answer("google-https", status: nil, address: nil, error: .refused)]
         let decision = Self.decide(evidence)
-        #expect(decision.verdict == .portal && decision.reason == "dns-hijack")
+        #expect(decision.verdict == .portal && decision.reason.rawValue == "dns-hijack")
         #expect(decision.portalOperators == 5)
     }
 
@@ -24,20 +24,20 @@ import Testing
     @Test func hijackedNamesWithFailedConnectionsArePortalNotOffline() {
         let evidence = Self.all.map { F.answer($0, status: nil, address: "192.168.4.1", error: .timeout) }
         let decision = Self.decide(evidence)
-        #expect(decision.verdict == .portal && decision.reason == "dns-hijack")
+        #expect(decision.verdict == .portal && decision.reason.rawValue == "dns-hijack")
     }
 
     /// The portal speaking on a probe (511, redirect) is the stronger reason.
     @Test func redirectOutranksHijack() {
         let evidence = [F.answer("apple", status: 302, headers: [("Location", "/x")], address: "10.1.0.1"),
                         F.answer("google", status: 200, body: "login", address: "10.1.0.1")]
-        #expect(Self.decide(evidence).reason == "http-redirect")
+        #expect(Self.decide(evidence).reason.rawValue == "http-redirect")
     }
 
     /// Documentation ranges (the lab's real hosts), IP literals and correct answers never count as hijack.
     @Test func noHijackWithoutInterceptionAddresses() {
         let lab = Self.all.map { F.answer($0, status: 200, body: "<html>Login</html>", address: "203.0.113.100") }
-        #expect(Self.decide(lab).reason == "wrong-content")
+        #expect(Self.decide(lab).reason.rawValue == "wrong-content")
         let correctFromPrivate = Self.all.map { F.correct($0, address: "10.0.0.5") }
         #expect(correctFromPrivate.allSatisfy { Classifier.dnsHijack($0) == false })
         #expect(Self.decide(correctFromPrivate).verdict == .online)
@@ -60,7 +60,7 @@ import Testing
             F.answer($0, status: 200, body: "<html>Login</html>", address: "10.1.0.1")
         }
         let decision = Self.decide(evidence)
-        #expect(decision.verdict == .portal && decision.reason == "dns-hijack")
+        #expect(decision.verdict == .portal && decision.reason.rawValue == "dns-hijack")
     }
 
     /// One operator's name in a private range (split-horizon DNS) cannot break a quorum of successes.
@@ -73,26 +73,26 @@ import Testing
     @Test func captiveAPIIsAuthoritative() {
         let online = Self.all.map { F.correct($0) }
         let decision = Self.decide(online, capport: .settled(captive: true))
-        #expect(decision.verdict == .portal && decision.reason == "capport-captive" && decision.isFinal)
+        #expect(decision.verdict == .portal && decision.reason.rawValue == "capport-captive" && decision.isFinal)
         let offline = Self.all.map { F.answer($0, status: nil, address: nil, error: .timeout) }
-        #expect(Self.decide(offline, capport: .settled(captive: true)).reason == "capport-captive")
+        #expect(Self.decide(offline, capport: .settled(captive: true)).reason.rawValue == "capport-captive")
         let loginPage = Self.all.map { F.answer($0, status: 200, body: "<html>Login</html>") }
-        #expect(Self.decide(loginPage, capport: .settled(captive: true)).reason == "capport-captive")
+        #expect(Self.decide(loginPage, capport: .settled(captive: true)).reason.rawValue == "capport-captive")
         let hijacked = Self.all.map { F.answer($0, status: 200, body: "<html>Login</html>", address: "10.0.0.1") }
-        #expect(Self.decide(hijacked, capport: .settled(captive: true)).reason == "capport-captive")
+        #expect(Self.decide(hijacked, capport: .settled(captive: true)).reason.rawValue == "capport-captive")
     }
 
     @Test func httpReasonsOutrankTheCaptiveAPI() {
         let redirected = Self.all.map { F.answer($0, status: 302, headers: [("Location", "http://login.portal.test/")]) }
-        #expect(Self.decide(redirected, capport: .settled(captive: true)).reason == "http-redirect")
+        #expect(Self.decide(redirected, capport: .settled(captive: true)).reason.rawValue == "http-redirect")
         let auth = Self.all.map { F.answer($0, status: 511, body: "auth") }
-        #expect(Self.decide(auth, capport: .settled(captive: true)).reason == "http-511")
+        #expect(Self.decide(auth, capport: .settled(captive: true)).reason.rawValue == "http-511")
     }
 
     @Test func notCaptiveNeverOverridesTheProbes() {
         let offline = Self.all.map { F.answer($0, status: nil, address: nil, error: .refused) }
         let decision = Self.decide(offline, capport: .settled(captive: false))
-        #expect(decision.verdict == .offline && decision.reason == "connect-failed")
+        #expect(decision.verdict == .offline && decision.reason.rawValue == "connect-failed")
         let portal = Self.all.map { F.answer($0, status: 511, body: "auth") }
         #expect(Self.decide(portal, capport: .settled(captive: false)).verdict == .portal)
         #expect(Self.decide(Self.all.map { F.correct($0) }, capport: .settled(captive: false)).verdict == .online)

@@ -63,16 +63,3 @@ public enum NetworkInsights {
         evidence.contains { Classifier.dnsHijack($0) == true }
     }
 }
-
-extension Report {
-    /// Fills in what the evidence says beyond the verdict: the login location (with the
-    /// Captive Portal API when known), proxy, partial error and DNS hijack.
-    public mutating func addInsights(capport: CapportReport?, canary: DNSCanaryReport? = nil) {
-        self.capport = capport
-        dnsCanary = canary
-        portal = verdict == .portal ? PortalLocator.locate(probes, capport: capport) : nil
-        proxy = NetworkInsights.proxy(probes)
-        partialError = NetworkInsights.partialError(probes, partial: partial)
-        dnsHijack = NetworkInsights.dnsHijack(probes) || canary?.resolved == true
-    }
-}

@@ -4,13 +4,8 @@
 public enum GateResult: Sendable, Equatable {
     /// Probing may proceed in these families, over these interfaces.
     case pass(families: Set<AddressFamily>, interfaces: [String])
+    /// Always one of the path-down reasons (`Reason.isPathDown`).
     case offline(Reason)
-
-    public enum Reason: String, Sendable {
-        case noLink = "no-link"
-        case noAddress = "no-address"
-        case noDefaultRoute = "no-default-route"
-    }
 }
 
 public enum Gate {

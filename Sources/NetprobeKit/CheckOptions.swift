@@ -1,0 +1,49 @@
+import NetprobeCore
+
+/// Everything one check needs to know, built once per command from its options.
+public struct CheckOptions: Sendable {
+    public var config: ProbeConfig
+    public var families: Set<AddressFamily>
+    public var interfaces: [String]
+    /// Hard deadline for the whole check, in seconds.
+    public var timeout: Double
+    public var caBundle: String?
+    /// `--capport-url`: the Captive Portal API URI to ask, instead of the one the network announced.
+    public var capportURL: String?
+    /// Where announced Captive Portal API URIs are looked up (tests point it at fixtures).
+    public var capportDiscovery: CapportDiscovery
+    /// `--all-paths`: probe every (interface, family) with a default route on its own.
+    public var allPaths: Bool
+
+    public init(config: ProbeConfig, families: Set<AddressFamily> = Set(AddressFamily.allCases), interfaces: [String] = [],
+                timeout: Double? = nil, caBundle: String? = nil, capportURL: String? = nil,
+                capportDiscovery: CapportDiscovery = .system(), allPaths: Bool = false) {
+        self.config = config
+        self.families = families
+        self.interfaces = interfaces
+        self.timeout = timeout ?? config.timeout
+        self.caBundle = caBundle
+        self.capportURL = capportURL
+        self.capportDiscovery = capportDiscovery
+        self.allPaths = allPaths
+    }
+
+    /// The same check with another deadline (wait gives each check what time is left).
+    public func with(timeout: Double) -> CheckOptions {
+        var copy = self
+        copy.timeout = timeout
+        return copy
+    }
+}
+
+public enum CheckError: Error, CustomStringConvertible {
+    case netlink(String)
+    case http(String)
+
+    public var description: String {
+        switch self {
+        case .netlink(let message): return "cannot read the network state from the kernel: \(message)"
+        case .http(let message): return "cannot start the HTTP client: \(message)"
+        }
+    }
+}

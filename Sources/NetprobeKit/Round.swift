@@ -1,0 +1,127 @@
+import NetprobeCore
+import NetprobeHTTP
+
+/// One round of transfers for one or more paths, all on one runner, concurrently. Each
+/// answer is judged once, as it lands, and the path it belongs to is concluded again
+/// (`VerdictEngine.conclude`); the round only schedules transfers around what the
+/// conclusion says — it never edits one.
+struct Round {
+    /// What a round found on one path.
+    struct PathResult {
+        var plan: PathPlan
+        var findings: PathFindings
+        var conclusion: Conclusion
+        /// When the path's last transfer ended (nil: it sent nothing).
+        var settledAt: ContinuousClock.Instant?
+    }
+
+    private enum Role {
+        case probe(ProbeSpec)
+        case capport
+        case canary(host: String)
+    }
+
+    private struct PathState {
+        var plan: PathPlan
+        var findings: PathFindings
+        var running: Set<String> = []
+        var settledAt: ContinuousClock.Instant?
+        var httpsGraceGiven = false
+        var apiGraceGiven = false
+    }
+
+    private var paths: [PathState]
+    /// Request name -> (path index, what the request is, its name within the path).
+    private var roles: [String: (path: Int, role: Role, name: String)] = [:]
+    private var requests: [ProbeRequest] = []
+    private let started: ContinuousClock.Instant
+
+    init(_ plans: [PathPlan], quorum: Int, started: ContinuousClock.Instant) {
+        self.started = started
+        paths = plans.map { plan in
+            PathState(plan: plan, findings: PathFindings(quorum: quorum, gate: plan.gate, pending: plan.specs,
+                                                         capport: plan.api?.report, capportPending: plan.api?.request != nil))
+        }
+        for (index, plan) in plans.enumerated() {
+            // Names are unique per round: several paths send the same probes.
+            func add(_ request: ProbeRequest, _ role: Role) {
+                var renamed = request
+                renamed.name = "\(index)/\(request.name)"
+                roles[renamed.name] = (index, role, request.name)
+                paths[index].running.insert(renamed.name)
+                requests.append(renamed)
+            }
+            for (request, spec) in zip(plan.requests, plan.specs) { add(request, .probe(spec)) }
+            if let request = plan.api?.request { add(request, .capport) }
+            if let canary = plan.canary { add(canary.request, .canary(host: canary.host)) }
+        }
+    }
+
+    var isEmpty: Bool { requests.isEmpty }
+
+    /// Runs every transfer until each path's conclusion is final (and its graces are over),
+    /// or the deadline passes.
+    mutating func run(on runner: some TransferRunner, deadline: ContinuousClock.Instant) -> [PathResult] {
+        if !requests.isEmpty {
+            var seen: Set<String> = []
+            let observations = runner.run(requests, deadline: deadline) { observation in
+                seen.insert(observation.name)
+                land(observation, runner: runner)
+                return true
+            }
+            // A runner may end transfers without reporting them (a round it was told to end).
+            for observation in observations where !seen.contains(observation.name) {
+                land(observation, runner: runner)
+            }
+        }
+        return paths.map { state in
+            PathResult(plan: state.plan, findings: state.findings, conclusion: VerdictEngine.conclude(state.findings),
+                       settledAt: state.settledAt)
+        }
+    }
+
+    private mutating func land(_ observation: ProbeObservation, runner: some TransferRunner) {
+        guard let (index, role, name) = roles[observation.name] else { return }
+        var observation = observation
+        observation.name = name
+        let now = ContinuousClock.now
+        var state = paths[index]
+        state.running.remove("\(index)/\(name)")
+        state.settledAt = now
+        switch role {
+        case .probe(let spec):
+            state.findings.settled.append(Classifier.classify(observation, for: spec))
+            state.findings.pending.removeAll { $0.name == spec.name }
+        case .capport:
+            state.findings.capport = state.plan.api?.api.report(from: observation)
+            state.findings.capportPending = false
+        case .canary(let host):
+            state.findings.canary = DNSCanaryReport.from(observation, name: host)
+        }
+        schedule(&state, index: index, now: now, runner: runner)
+        paths[index] = state
+    }
+
+    /// What the path's conclusion lets go of: everything once final (HTTPS after its grace),
+    /// or everything after the API's grace when only the API keeps the path waiting.
+    private func schedule(_ state: inout PathState, index: Int, now: ContinuousClock.Instant, runner: some TransferRunner) {
+        guard !state.running.isEmpty else { return }
+        let conclusion = VerdictEngine.conclude(state.findings)
+        if conclusion.isFinal {
+            let https = Set(state.findings.pending.filter(\.isHTTPS).map { "\(index)/\($0.name)" })
+            guard conclusion.verdict == .online, !https.isEmpty else {
+                runner.end(state.running, at: now, with: ProbeRunner.cancelledError)
+                return
+            }
+            guard !state.httpsGraceGiven else { return }
+            state.httpsGraceGiven = true
+            let grace = HTTPSGrace.length(started: started, now: now)
+            runner.end(https, at: now + grace, with: HTTPSGrace.expired(after: grace))
+            runner.end(state.running.subtracting(https), at: now + grace, with: ProbeRunner.cancelledError)
+        } else if conclusion.probesFinal && state.findings.capportPending && !state.apiGraceGiven {
+            // The probes have decided; the API alone keeps us waiting, for a bounded grace only.
+            state.apiGraceGiven = true
+            runner.end(state.running, at: now + CaptivePortalAPI.grace, with: ProbeRunner.cancelledError)
+        }
+    }
+}
