@@ -6,15 +6,21 @@
 
 # ---- client addressing ---------------------------------------------------------
 
-# client_ipv4 [--no-default-route]: address on eth0, default route via the
-# gateway, the gateway as nameserver.
+# client_ipv4 [--no-default-route | --metric N]: address on eth0, default
+# route via the gateway (with metric N: see client_uplink2, client_tun), the
+# gateway as nameserver.
 client_ipv4() {
     ip -n "$CLIENT_NS" addr add "$CLIENT_V4/$LAN_V4_PREFIX" dev "$CLIENT_IF"
-    [[ ${1:-} == --no-default-route ]] || default_route add 4
+    case ${1:-} in
+        --no-default-route) ;;
+        --metric) default_route add 4 --metric "${2:-}" ;;
+        '') default_route add 4 ;;
+        *) die "client_ipv4 [--no-default-route | --metric N]" ;;
+    esac
     echo "nameserver $GW_V4" >>"/etc/netns/$CLIENT_NS/resolv.conf"
 }
 
-# client_ipv6 [--no-default-route | --link-local-only]: the same for IPv6.
+# client_ipv6 [--no-default-route | --link-local-only | --metric N]: the same for IPv6.
 # --link-local-only: the router is there (default route via its link-local
 # address, as a Router Advertisement gives) but no global address was ever
 # assigned (no prefix in the RA, no DHCPv6), and no nameserver is known.
@@ -26,17 +32,131 @@ client_ipv6() {
         return
     fi
     ip -n "$CLIENT_NS" addr add "$CLIENT_V6/$LAN_V6_PREFIX" dev "$CLIENT_IF" nodad
-    [[ ${1:-} == --no-default-route ]] || default_route add 6
+    case ${1:-} in
+        --no-default-route) ;;
+        --metric) default_route add 6 --metric "${2:-}" ;;
+        '') default_route add 6 ;;
+        *) die "client_ipv6 [--no-default-route | --link-local-only | --metric N]" ;;
+    esac
     echo "nameserver $GW_V6" >>"/etc/netns/$CLIENT_NS/resolv.conf"
 }
 
-# default_route add|del [4|6|46]
+# default_route add|del [4|6|46] [--metric N]: the client's default route(s)
+# via the gateway on eth0. Without --metric: the kernel's default (0 for IPv4,
+# 1024 for IPv6); del removes the route whatever its metric.
 default_route() {
-    local op=$1 fam=${2:-46}
-    [[ $op == add || $op == del ]] || die "default_route add|del [4|6|46]"
-    [[ $fam == *4* ]] && ip -n "$CLIENT_NS" -4 route "$op" default via "$GW_V4" dev "$CLIENT_IF"
-    [[ $fam == *6* ]] && ip -n "$CLIENT_NS" -6 route "$op" default via "$GW_V6" dev "$CLIENT_IF"
+    local op=${1:-} fam=46 metric_args=()
+    shift || true
+    if [[ ${1:-} =~ ^[46]+$ ]]; then fam=$1; shift; fi
+    if [[ ${1:-} == --metric ]]; then
+        check_metric default_route "${2:-}"
+        metric_args=(metric "$2"); shift 2
+    fi
+    [[ ($op == add || $op == del) && $# == 0 ]] || die "default_route add|del [4|6|46] [--metric N]"
+    [[ $fam == *4* ]] && ip -n "$CLIENT_NS" -4 route "$op" default via "$GW_V4" dev "$CLIENT_IF" "${metric_args[@]}"
+    [[ $fam == *6* ]] && ip -n "$CLIENT_NS" -6 route "$op" default via "$GW_V6" dev "$CLIENT_IF" "${metric_args[@]}"
     return 0
+}
+
+# check_metric BLOCK VALUE: die (naming BLOCK) unless VALUE is a route metric.
+check_metric() {
+    [[ $2 =~ ^[0-9]{1,9}$ ]] || die "$1: --metric wants a number, not '$2'"
+}
+
+# ---- more paths: a second uplink, a tunnel ---------------------------------------
+
+# client_uplink2 [4|6|46] [--metric N]: a second uplink, as a laptop with
+# Ethernet and Wi-Fi has: another veth pair from the client (eth1) to the same
+# gateway (lan1), an address of each family (CLIENT2_*/GW2_* in lab.sh) and a
+# default route via it with metric N (default 200). The nameservers stay the
+# first uplink's (on-link there). Every gateway rule of the other blocks
+# matches iifname lan0, so traffic through this uplink is open unless a block
+# is told otherwise (portal --iif lan1). Counters uplink2_packets, _dns,
+# _http, _https and _syns count what arrives through it (lab counters).
+client_uplink2() {
+    local fam=46 metric=200
+    if [[ ${1:-} =~ ^[46]+$ ]]; then fam=$1; shift; fi
+    if [[ ${1:-} == --metric ]]; then check_metric client_uplink2 "${2:-}"; metric=$2; shift 2; fi
+    (($# == 0)) || die "client_uplink2 [4|6|46] [--metric N]"
+    ip -n "$CLIENT_NS" link add "$CLIENT_IF2" type veth peer name "$GW_IF2" netns "$GW_NS"
+    device_made "$CLIENT_NS" "$CLIENT_IF2"
+    multihomed
+    if [[ $fam == *4* ]]; then
+        ip -n "$GW_NS" addr add "$GW2_V4/$UPLINK2_V4_PREFIX" dev "$GW_IF2"
+        ip -n "$CLIENT_NS" addr add "$CLIENT2_V4/$UPLINK2_V4_PREFIX" dev "$CLIENT_IF2"
+    fi
+    if [[ $fam == *6* ]]; then
+        in_client sysctl -qw "net.ipv6.conf.$CLIENT_IF2.disable_ipv6=0"
+        ip -n "$GW_NS" addr add "$GW2_V6/$UPLINK2_V6_PREFIX" dev "$GW_IF2" nodad
+        ip -n "$CLIENT_NS" addr add "$CLIENT2_V6/$UPLINK2_V6_PREFIX" dev "$CLIENT_IF2" nodad
+    fi
+    ip -n "$GW_NS" link set "$GW_IF2" up
+    ip -n "$CLIENT_NS" link set "$CLIENT_IF2" up
+    [[ $fam == *4* ]] && ip -n "$CLIENT_NS" -4 route add default via "$GW2_V4" dev "$CLIENT_IF2" metric "$metric"
+    [[ $fam == *6* ]] && ip -n "$CLIENT_NS" -6 route add default via "$GW2_V6" dev "$CLIENT_IF2" metric "$metric"
+    local c what
+    for c in "packets:meta l4proto { tcp, udp }" "dns:meta l4proto { tcp, udp } th dport 53" \
+        "http:tcp dport 80" "https:tcp dport 443" "syns:tcp flags & (syn | ack) == syn"; do
+        what=${c#*:}
+        in_gw nft add counter inet lab "uplink2_${c%%:*}" "{ comment \"second uplink: $what\"; }"
+        # shellcheck disable=SC2086 # the match is nft words
+        in_gw nft add rule inet lab count iifname "$GW_IF2" $what counter name "uplink2_${c%%:*}"
+    done
+    link_settle "$CLIENT_IF2"
+}
+
+# client_tun [4|6|46] [--metric N]: a VPN tunnel whose far end is gone: a tun
+# device (tun0) held open by servers/tun_hold.py in the client namespace, so
+# it is up with carrier, an address of each family (TUN_* in lab.sh) and a
+# default route through it with metric N (default 50, below an uplink's: the
+# tunnel carries the machine's traffic). Every packet routed into it is read
+# and dropped; nothing ever comes back. `lab counters` has client_tun0_tx,
+# the packets sent into it.
+client_tun() {
+    local fam=46 metric=50
+    if [[ ${1:-} =~ ^[46]+$ ]]; then fam=$1; shift; fi
+    if [[ ${1:-} == --metric ]]; then check_metric client_tun "${2:-}"; metric=$2; shift 2; fi
+    (($# == 0)) || die "client_tun [4|6|46] [--metric N]"
+    ip -n "$CLIENT_NS" tuntap add dev "$TUN_IF" mode tun
+    device_made "$CLIENT_NS" "$TUN_IF"
+    multihomed
+    ip -n "$CLIENT_NS" link set "$TUN_IF" up
+    bg_start_client tun python3 "$LAB_DIR/servers/tun_hold.py" "$TUN_IF"
+    bg_wait_carrier tun "$TUN_IF"
+    [[ $fam == *4* ]] && ip -n "$CLIENT_NS" addr add "$TUN_V4/$TUN_V4_PREFIX" dev "$TUN_IF"
+    if [[ $fam == *6* ]]; then
+        in_client sysctl -qw "net.ipv6.conf.$TUN_IF.disable_ipv6=0"
+        ip -n "$CLIENT_NS" addr add "$TUN_V6/$TUN_V6_PREFIX" dev "$TUN_IF" nodad
+    fi
+    [[ $fam == *4* ]] && ip -n "$CLIENT_NS" -4 route add default dev "$TUN_IF" metric "$metric"
+    [[ $fam == *6* ]] && ip -n "$CLIENT_NS" -6 route add default dev "$TUN_IF" metric "$metric"
+    return 0
+}
+
+# multihomed: loose reverse-path filtering on the client, as NetworkManager
+# sets it on a machine with several default routes: an answer arriving on an
+# interface other than the one under the best default route (to a probe bound
+# to the second uplink) must not be dropped. A new namespace inherits its
+# IPv4 settings from the host's, which may be strict.
+multihomed() {
+    in_client sysctl -qw net.ipv4.conf.all.rp_filter=2
+}
+
+# bg_wait_carrier NAME IF: wait (bounded) until the client's IF is up with
+# carrier, which the process NAME (bg_start_client) brings about.
+bg_wait_carrier() {
+    local name=$1 dev=$2 pid i state='' flags=''
+    pid=$(<"$RUN/pids/$name.pid")
+    for ((i = 0; i < 100; i++)); do
+        if ! pid_alive "$pid"; then
+            sed 's/^/    /' "$RUN/$name.log" >&2 || true
+            die "$name exited during start-up (log above)"
+        fi
+        read -r _ state flags < <(ip -n "$CLIENT_NS" -br link show dev "$dev")
+        [[ $state == UP && $flags == *LOWER_UP* ]] && return 0
+        sleep 0.05
+    done
+    die "$dev did not come up with carrier within 5 s (state $state, flags $flags; log: $RUN/$name.log)"
 }
 
 # carrier off|on: take the gateway's end of the veth down, so the client's
@@ -50,14 +170,14 @@ carrier() {
     link_settle
 }
 
-# link_settle: wait (bounded) until the kernel's operstate of the client's
-# eth0 agrees with its carrier. The kernel updates operstate asynchronously
-# (linkwatch, up to ~1 s), and a check started in between would see "down"
-# on a link that is up.
+# link_settle [IF]: wait (bounded) until the kernel's operstate of the
+# client's IF (default eth0) agrees with its carrier. The kernel updates
+# operstate asynchronously (linkwatch, up to ~1 s), and a check started in
+# between would see "down" on a link that is up.
 link_settle() {
-    local i flags state
+    local i flags state dev=${1:-$CLIENT_IF}
     for ((i = 0; i < 60; i++)); do
-        read -r _ state _ flags < <(ip -n "$CLIENT_NS" -br link show dev "$CLIENT_IF")
+        read -r _ state _ flags < <(ip -n "$CLIENT_NS" -br link show dev "$dev")
         if [[ $flags == *LOWER_UP* ]]; then
             [[ $state == UP ]] && return 0
         else
@@ -65,7 +185,7 @@ link_settle() {
         fi
         sleep 0.05
     done
-    die "$CLIENT_IF operstate did not settle (state $state, flags $flags)"
+    die "$dev operstate did not settle (state $state, flags $flags)"
 }
 
 # ---- servers -----------------------------------------------------------------
@@ -188,13 +308,16 @@ odd_server() {
 
 # ---- the portal and outages, as nft rules in the gateway ---------------------------
 
-# portal MODE [--https drop|reset|open] [--allow HOST]...: intercept the
-# client's tcp/80 (except to the login host and each allow-listed HOST from
-# conf/hosts) and hand it to the portal flavour MODE (conf/portals). HTTPS is
-# dropped by default, as unauthenticated portals usually do, except to the
-# Captive Portal API, which RFC 8908 requires to stay reachable.
+# portal MODE [--https drop|reset|open] [--allow HOST]... [--family 4|6] [--iif IF]:
+# intercept the client's tcp/80 (except to the login host and each
+# allow-listed HOST from conf/hosts) and hand it to the portal flavour MODE
+# (conf/portals). HTTPS is dropped by default, as unauthenticated portals
+# usually do, except to the Captive Portal API, which RFC 8908 requires to
+# stay reachable. --family: only that family's traffic (the other is open);
+# --iif: only what arrives on the gateway's IF (default lan0, the first
+# uplink; lan1 is client_uplink2's).
 portal() {
-    local mode=${1:-} https=drop v4 v6 login4 login6 capport4 capport6 host
+    local mode=${1:-} https=drop v4 v6 login4 login6 capport4 capport6 host fam=46 iif=$GW_IF
     shift || true
     read -r _ login4 login6 _ < <(conf_rows hosts | awk '$4 == "portal"')
     local pass4=("$login4") pass6=("$login6")
@@ -205,23 +328,29 @@ portal() {
                 host=${2:?portal: --allow HOST}; shift 2
                 [[ -n $(host_addr "$host" 4) ]] || die "portal --allow: '$host' is not in conf/hosts"
                 pass4+=("$(host_addr "$host" 4)"); pass6+=("$(host_addr "$host" 6)") ;;
-            *) die "portal MODE [--https drop|reset|open] [--allow HOST]..." ;;
+            --family)
+                fam=${2:-}; shift 2 || die "portal: --family 4|6"
+                [[ $fam == 4 || $fam == 6 ]] || die "portal: --family 4|6, not '$fam'" ;;
+            --iif) iif=${2:?portal: --iif IF}; shift 2 ;;
+            *) die "portal MODE [--https drop|reset|open] [--allow HOST]... [--family 4|6] [--iif IF]" ;;
         esac
     done
     read -r _ v4 v6 < <(conf_rows portals | awk -v m="$mode" '$1 == m') || true
     [[ -n ${v4:-} ]] || die "unknown portal mode '$mode' (conf/portals: $(conf_rows portals | awk '{print $1}' | xargs))"
     portal_off
-    local set4 set6
+    local set4 set6 https_match="tcp dport 443"
     set4=$(IFS=,; echo "${pass4[*]}")
     set6=$(IFS=,; echo "${pass6[*]}")
-    in_gw nft add rule inet lab portal_nat iifname "$GW_IF" ip daddr != "{ $set4 }" tcp dport 80 dnat ip to "$v4:80"
-    in_gw nft add rule inet lab portal_nat iifname "$GW_IF" ip6 daddr != "{ $set6 }" tcp dport 80 dnat ip6 to "[$v6]:80"
+    [[ $fam == *4* ]] && in_gw nft add rule inet lab portal_nat iifname "$iif" ip daddr != "{ $set4 }" tcp dport 80 dnat ip to "$v4:80"
+    [[ $fam == *6* ]] && in_gw nft add rule inet lab portal_nat iifname "$iif" ip6 daddr != "{ $set6 }" tcp dport 80 dnat ip6 to "[$v6]:80"
     [[ $https == open ]] && return
     capport4=$(host_addr capport.portal.test 4)
     capport6=$(host_addr capport.portal.test 6)
-    in_gw nft add rule inet lab portal_filter iifname "$GW_IF" ip daddr "$capport4" tcp dport 443 accept
-    in_gw nft add rule inet lab portal_filter iifname "$GW_IF" ip6 daddr "$capport6" tcp dport 443 accept
-    block "tcp dport 443" "$https" portal_filter
+    in_gw nft add rule inet lab portal_filter iifname "$iif" ip daddr "$capport4" tcp dport 443 accept
+    in_gw nft add rule inet lab portal_filter iifname "$iif" ip6 daddr "$capport6" tcp dport 443 accept
+    [[ $fam == 4 ]] && https_match="meta nfproto ipv4 $https_match"
+    [[ $fam == 6 ]] && https_match="meta nfproto ipv6 $https_match"
+    block_rule "$iif" "$https_match" "$https" portal_filter
 }
 
 # transparent_proxy: every tcp/80 connection of the client goes to the proxy
@@ -271,7 +400,12 @@ unblock() {
 # expression MATCH ("all" = everything): drop silently (a black hole), answer
 # with a TCP reset, or with ICMP host unreachable.
 block() {
-    local match=$1 action=${2:-drop} chain=${3:-block} verdict
+    block_rule "$GW_IF" "$@"
+}
+
+# block_rule IIF MATCH ACTION [CHAIN]: the same for what arrives on the gateway's IIF.
+block_rule() {
+    local iif=$1 match=$2 action=${3:-drop} chain=${4:-block} verdict
     [[ $match == all ]] && match=
     case $action in
         drop) verdict=drop ;;
@@ -280,6 +414,34 @@ block() {
         *) die "block MATCH drop|reset|unreachable" ;;
     esac
     # shellcheck disable=SC2086 # MATCH and the verdict are nft words
-    in_gw nft add rule inet lab "$chain" iifname "$GW_IF" $match $verdict
+    in_gw nft add rule inet lab "$chain" iifname "$iif" $match $verdict
 }
 
+# blackhole 4|6 [HOST...]: the client's packets of one family to each HOST
+# from conf/hosts (default: every vendor) vanish, as on a network whose IPv6
+# (or IPv4) is broken upstream. The other family, and DNS, are untouched.
+blackhole() {
+    local fam=${1:-} host addr addrs=()
+    [[ $fam == 4 || $fam == 6 ]] || die "blackhole 4|6 [HOST...]"
+    shift
+    if (($# == 0)); then
+        local vendors
+        mapfile -t vendors < <(conf_rows hosts | awk '$4 == "vendor" {print $1}')
+        set -- "${vendors[@]}"
+    fi
+    for host; do
+        addr=$(host_addr "$host" "$fam")
+        [[ -n $addr ]] || die "blackhole: '$host' is not in conf/hosts"
+        addrs+=("$addr")
+    done
+    local set
+    set=$(IFS=,; echo "${addrs[*]}")
+    if [[ $fam == 4 ]]; then block "ip daddr { $set }" drop; else block "ip6 daddr { $set }" drop; fi
+}
+
+# counters_reset: zero the gateway's counters, so that the next run's
+# `lab counters` (client_eth0_tx and the other link counts excepted) show
+# only what that run sent.
+counters_reset() {
+    in_gw nft reset counters table inet lab >/dev/null
+}

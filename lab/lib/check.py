@@ -10,6 +10,8 @@ expression evaluated with these names:
   probes     r["probes"]
   probe(h)   the probe whose URL host is h (e.g. probe("www.google.com"))
   iface(n)   the interface named n from r["interfaces"]
+  path(n, f) the path of interface n and family f ("ipv4", "ipv6", or None
+             when the system chose the family) from r["paths"]
   status     netprobe's exit status
   elapsed    wall-clock seconds the lab measured around netprobe
   timeout    the --timeout given to netprobe
@@ -62,8 +64,17 @@ def make_namespace(report, args, counters, text):
                 return i
         raise LookupError(f"no interface {name!r}")
 
+    def path(name, family):
+        paths = report.get("paths")
+        if not isinstance(paths, list):
+            raise LookupError("the report has no \"paths\" array")
+        for p in paths:
+            if p.get("interface") == name and p.get("family") == family:
+                return p
+        raise LookupError(f"no path ({name!r}, {family!r}) (have {[(p.get('interface'), p.get('family')) for p in paths]})")
+
     return {
-        "r": report, "probes": probes, "probe": probe, "iface": iface,
+        "r": report, "probes": probes, "probe": probe, "iface": iface, "path": path,
         "status": args.exit, "elapsed": args.elapsed, "timeout": args.timeout,
         "counters": counters, "text": text, "text_status": args.text_exit,
     }

@@ -24,6 +24,23 @@ GW_V6=2001:db8:1::1
 CLIENT_V6=2001:db8:1::2
 GW_V6_LL=fe80::1
 LAN_V6_PREFIX=64
+# The client's second uplink (client_uplink2): a second veth pair to the
+# same gateway, on subnets no lab host uses (the hosts of conf/hosts sit in
+# 203.0.113.0/25 and 2001:db8:2::/64).
+CLIENT_IF2=eth1
+GW_IF2=lan1
+GW2_V4=203.0.113.241
+CLIENT2_V4=203.0.113.242
+UPLINK2_V4_PREFIX=29
+GW2_V6=2001:db8:3::1
+CLIENT2_V6=2001:db8:3::2
+UPLINK2_V6_PREFIX=64
+# The client's tunnel (client_tun): a tun device whose far end is gone.
+TUN_IF=tun0
+TUN_V4=203.0.113.250
+TUN_V4_PREFIX=29
+TUN_V6=2001:db8:4::2
+TUN_V6_PREFIX=64
 # The one address outside the documentation ranges: what the lying resolver of
 # dns_hijack answers. A private address, so that netprobe sees a hijack; it
 # lives on the gateway's lo (the client reaches it by its default route), and
@@ -92,9 +109,15 @@ in_gw() { ip netns exec "$GW_NS" "$@"; }
 # bg_start NAME CMD... : run CMD in the gateway namespace, detached, logging to
 # $RUN/NAME.log; its PID goes to $RUN/pids/NAME.pid. `ip netns exec` execs the
 # command in place, so $! is the server's own PID.
-bg_start() {
-    local name=$1; shift
-    setsid ip netns exec "$GW_NS" "$@" >"$RUN/$name.log" 2>&1 </dev/null &
+bg_start() { bg_start_in "$GW_NS" "$@"; }
+
+# bg_start_client NAME CMD... : the same in the client namespace (a process
+# that must live there, e.g. the one holding a tun device open).
+bg_start_client() { bg_start_in "$CLIENT_NS" "$@"; }
+
+bg_start_in() {
+    local ns=$1 name=$2; shift 2
+    setsid ip netns exec "$ns" "$@" >"$RUN/$name.log" 2>&1 </dev/null &
     echo $! >"$RUN/pids/$name.pid"
 }
 
@@ -149,6 +172,16 @@ kill_pids() {
     kill -KILL "${alive[@]}" 2>/dev/null || true
 }
 
+# ---- devices -------------------------------------------------------------------
+
+# device_made NS IF: record a device a block created beyond the base pair, so
+# teardown deletes it by name before the namespaces go (a device whose kind
+# the kernel moves back to the host's namespace on netns deletion would
+# otherwise outlive the lab).
+device_made() {
+    printf '%s %s\n' "$1" "$2" >>"$RUN/devices"
+}
+
 # ---- teardown ------------------------------------------------------------------
 
 # Tear down the selected run: servers by pidfile, then anything else still in
@@ -163,6 +196,13 @@ run_teardown() {
         done
     fi
     kill_pids "${pids[@]}"
+    if [[ -f $RUN/devices ]]; then
+        local dev
+        while read -r ns dev; do
+            [[ ($ns == "$CLIENT_NS" || $ns == "$GW_NS") && -e /run/netns/$ns ]] || continue
+            ip -n "$ns" link del "$dev" 2>/dev/null || true
+        done <"$RUN/devices"
+    fi
     for ns in "$CLIENT_NS" "$GW_NS"; do
         rm -rf "/etc/netns/${ns:?}"
         [[ -e /run/netns/$ns ]] || continue
