@@ -133,7 +133,7 @@ struct ReportDocument: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case schemaVersion = "schema_version"
-        case verdict, reason, portal, partial, timestamp, quorum, families, interfaces, dns, probes, capport, proxy
+        case verdict, reason, portal, partial, timestamp, quorum, families, interfaces, dns, probes, paths, capport, proxy
         case durationMs = "duration_ms"
         case partialError = "partial_error"
         case dnsHijack = "dns_hijack"
@@ -166,6 +166,7 @@ struct ReportDocument: Encodable {
         try container.encode(report.path.defaultRoutes.map(RouteDocument.init), forKey: .defaultRoutes)
         try container.encode(report.path.dns, forKey: .dns)
         try container.encode(report.probes.map(ProbeDocument.init), forKey: .probes)
+        try container.encode(report.paths.map(PathReportDocument.init), forKey: .paths)
     }
 }
 

@@ -25,6 +25,7 @@ public enum PrometheusFormatter {
                       [([("url", portal.url ?? ""), ("source", portal.source ?? "")], 1)])
         }
         portalMetrics(report, into: &out)
+        pathMetrics(report, into: &out)
         let probes = report.probes
         out.gauge("netprobe_probe_success", "1 when the probe answered exactly as expected.",
                   probes.map { ([("probe", $0.spec.name)], $0.outcome == .success ? 1 : 0) })
@@ -35,6 +36,24 @@ public enum PrometheusFormatter {
         out.gauge("netprobe_probe_duration_seconds", "Duration of each phase of the probe's request.",
                   probes.filter { $0.outcome != .skipped }.flatMap(phases))
         return out.text
+    }
+
+    /// One series per path probed, labelled by interface and family ("" when the system chose).
+    static func pathMetrics(_ report: Report, into out: inout MetricWriter) {
+        func labels(_ path: PathReport) -> [(String, String)] {
+            [("interface", path.interface ?? ""), ("family", path.family?.rawValue ?? "")]
+        }
+        let paths = report.paths
+        out.gauge("netprobe_path_success", "1 when the path's verdict is online, else 0.",
+                  paths.map { (labels($0), $0.conclusion.verdict == .online ? 1 : 0) })
+        out.gauge("netprobe_path_verdict", "1 for the path's verdict, 0 for the others.",
+                  paths.flatMap { path in
+                      [Verdict.online, .portal, .offline].map { (labels(path) + [("verdict", $0.rawValue)], path.conclusion.verdict == $0 ? 1 : 0) }
+                  })
+        out.gauge("netprobe_path_reason_info", "The reason code of the path's verdict (always 1).",
+                  paths.map { (labels($0) + [("verdict", $0.conclusion.verdict.rawValue), ("reason", $0.conclusion.reason.rawValue)], 1) })
+        out.gauge("netprobe_path_default", "1 when the path carries the preferred default route of its family.",
+                  paths.map { (labels($0), $0.isDefault ? 1 : 0) })
     }
 
     /// Per-phase (not cumulative) durations, as blackbox_exporter reports them.

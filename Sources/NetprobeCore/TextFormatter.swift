@@ -16,6 +16,7 @@ public enum TextFormatter {
         }
         lines.append("\(word)  \(report.reason.rawValue): \(report.reason.meaning)")
         lines.append(contentsOf: portalLines(report, palette: palette))
+        lines.append(contentsOf: pathVerdictLines(report))
         lines.append("  quorum: \(report.successOperators) operator(s) validated, \(report.portalOperators) intercepted, \(report.quorumRequired) required")
         lines.append(contentsOf: networkLines(report))
         lines.append(contentsOf: pathLines(report.path))
@@ -28,6 +29,20 @@ public enum TextFormatter {
         }
         lines.append("  took \(TextHelpers.fixed(report.durationMs, decimals: 0)) ms")
         return lines.joined(separator: "\n")
+    }
+
+    /// With several paths (--all-paths), one line each: `path ipv6 via eth0: offline (timeout)`.
+    /// A path whose verdict differs from the overall one is marked, so the news stands out.
+    static func pathVerdictLines(_ report: Report) -> [String] {
+        guard report.paths.count > 1 else { return [] }
+        return report.paths.map { path in
+            let conclusion = path.conclusion
+            var line = "  path \(path.family?.rawValue ?? "any") via \(TerminalText.escape(path.interface ?? "-"))"
+                + (path.isDefault ? " (default)" : "") + ": \(conclusion.verdict.rawValue) (\(conclusion.reason.rawValue))"
+            if let url = conclusion.portal?.url { line += ", log in at " + TerminalText.escape(url, limit: 200) }
+            if conclusion.verdict != report.verdict { line += "  <- differs" }
+            return line
+        }
     }
 
     static func probeLine(_ probe: ProbeEvidence, width: Int, palette: Palette) -> String {

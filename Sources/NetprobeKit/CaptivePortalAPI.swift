@@ -54,7 +54,7 @@ extension CaptivePortalAPI {
     /// to give without asking (unrestricted, or a URI that must not be asked).
     struct Query {
         let api: CaptivePortalAPI
-        let request: ProbeRequest?
+        var request: ProbeRequest?
         let report: CapportReport?
     }
 

@@ -40,7 +40,7 @@ public final class Checker {
         let timestamp = Date()
         let deadline = start.advanced(by: .milliseconds(Int64(options.timeout * 1000)))
         let snapshot = try source.snapshot()
-        let plans = [PathPlan.machine(options, snapshot: snapshot)]
+        let plans = options.allPaths ? PathPlan.every(options, snapshot: snapshot) : [PathPlan.machine(options, snapshot: snapshot)]
         var round = Round(plans, quorum: options.config.quorum, started: start)
         let results = round.isEmpty ? round.run(on: NoTransfers(), deadline: deadline)
                                     : round.run(on: try transferRunner(), deadline: deadline)

@@ -44,6 +44,42 @@ struct PathPlan {
         return plan
     }
 
+    /// `--all-paths`: every (interface, family) with a default route of that family through it,
+    /// each probed on its own — bound to the interface (`if!NAME`) and held to the family — and
+    /// judged on its own. IPv4 first, then by metric. With no default route at all, the one
+    /// down path of the plain check.
+    static func every(_ options: CheckOptions, snapshot: PathSnapshot) -> [PathPlan] {
+        var plans: [PathPlan] = []
+        for family in AddressFamily.allCases where options.families.contains(family) {
+            let preferred = snapshot.preferredRoutes(families: [family], interfaces: []).first
+            var seen: Set<String> = []
+            for route in snapshot.preferredRoutes(families: [family], interfaces: options.interfaces) {
+                // A multipath route names no device to bind to: the plain check covers it.
+                guard let name = route.interface, seen.insert(name).inserted else { continue }
+                let isDefault = preferred?.interface == name && preferred?.metric == route.metric
+                plans.append(single(options, snapshot: snapshot, interface: name, family: family, isDefault: isDefault))
+            }
+        }
+        return plans.isEmpty ? [machine(options, snapshot: snapshot)] : plans
+    }
+
+    /// One path of `--all-paths`: its own gate, its own probes, API query and canary, all bound to it.
+    static func single(_ options: CheckOptions, snapshot: PathSnapshot, interface: String, family: AddressFamily,
+                       isDefault: Bool) -> PathPlan {
+        let gate = Gate.evaluate(snapshot, families: [family], interfaces: [interface])
+        var plan = PathPlan(interface: interface, family: family, isDefault: isDefault, gate: gate)
+        guard case .pass = gate else {
+            plan.filtered = options.config.probes
+            return plan
+        }
+        plan.add(options, families: [family], binding: interface, onlyInterfaces: [interface])
+        plan.api = CaptivePortalAPI.discover(options, path: snapshot, families: [family], through: [interface])
+        plan.api?.request?.interface = interface
+        plan.api?.request?.family = family
+        plan.canary = DNSCanary.request(like: plan.requests.first)
+        return plan
+    }
+
     /// Adds the probes that fit these families and interfaces, bound to `binding`.
     mutating func add(_ options: CheckOptions, families: Set<AddressFamily>, binding: String?, onlyInterfaces wanted: [String]) {
         let config = options.config

@@ -8,18 +8,26 @@ struct Check: ParsableCommand {
         discussion: """
             Reads the path from the kernel; with no usable link, address or default route it answers \
             "offline" at once and sends nothing. Otherwise all probes run concurrently and netprobe \
-            answers as soon as the verdict can no longer change. Exit status: 0 online, 1 offline, \
+            answers as soon as the verdict can no longer change. With --all-paths every (interface, \
+            family) that has a default route is probed on its own, bound to its interface and family, \
+            and has its own verdict; the overall verdict is the best among the paths of the preferred \
+            default routes (the traffic the machine really sends). Exit status: 0 online, 1 offline, \
             2 portal, 64 bad command line, 70 internal error, 78 bad configuration.
             """
     )
 
     @OptionGroup var options: ProbeOptions
 
+    @Flag(name: .customLong("all-paths"), help: ArgumentHelp(
+        "Probe every path - each (interface, family) with a default route - on its own, each with its own verdict.",
+        discussion: "The overall verdict is the best among the paths that carry the preferred default route of their family."))
+    var allPaths = false
+
     func run() throws {
         let config = try options.loadConfig()
         let report: Report
         do {
-            report = try Checker().run(options.checkOptions(config: config))
+            report = try Checker().run(options.checkOptions(config: config, allPaths: allPaths))
         } catch {
             throw Output.fail(error.description, status: ExitStatus.internalError)
         }

@@ -74,9 +74,9 @@ struct ProbeOptions: ParsableArguments {
 
     /// The one options value of a check, wait or watch (`timeout`: the command's own default
     /// when --timeout is absent; nil leaves the probe set's).
-    func checkOptions(config: ProbeConfig, timeout defaultTimeout: Double? = nil) -> CheckOptions {
+    func checkOptions(config: ProbeConfig, timeout defaultTimeout: Double? = nil, allPaths: Bool = false) -> CheckOptions {
         CheckOptions(config: config, families: families, interfaces: interface, timeout: timeout ?? defaultTimeout,
-                     caBundle: caBundle, capportURL: capportURL)
+                     caBundle: caBundle, capportURL: capportURL, allPaths: allPaths)
     }
 
     var families: Set<AddressFamily> {

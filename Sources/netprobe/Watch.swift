@@ -28,6 +28,11 @@ struct Watch: ParsableCommand {
 
     @OptionGroup var options: ProbeOptions
 
+    @Flag(name: .customLong("all-paths"), help: ArgumentHelp(
+        "Probe every path on its own; a record whenever any path's verdict or reason changes.",
+        discussion: "Hooks find the changed path in NETPROBE_PATH_INTERFACE and NETPROBE_PATH_FAMILY."))
+    var allPaths = false
+
     @Option(help: ArgumentHelp("Seconds between re-checks while online.", valueName: "seconds"))
     var interval: Double = 300
 
@@ -39,7 +44,8 @@ struct Watch: ParsableCommand {
             help: ArgumentHelp("""
                 Run PROGRAM ARGS... (no shell) on every record, one at a time, with the JSON record on its \
                 stdin and NETPROBE_VERDICT, NETPROBE_PREVIOUS, NETPROBE_REASON, NETPROBE_PORTAL_URL, \
-                NETPROBE_INTERFACE set. Must come last: everything after it belongs to the hook.
+                NETPROBE_INTERFACE set (with --all-paths also NETPROBE_PATH_INTERFACE and NETPROBE_PATH_FAMILY \
+                of the changed path). Must come last: everything after it belongs to the hook.
                 """, valueName: "program args"))
     var exec: [String] = []
 
@@ -79,13 +85,13 @@ struct Watch: ParsableCommand {
     private func loop(config: inout ProbeConfig, waiter: ChangeWaiter, signals: SignalInbox, hook: HookRunner?) throws {
         let clock = ContinuousClock()
         let checker = Checker()  // one for the whole run: its HTTP client is reused
-        var checkOptions = options.checkOptions(config: config)
+        var checkOptions = options.checkOptions(config: config, allPaths: allPaths)
         var backoff = Backoff()
         var previous: Report?
         while true {
             waiter.beginCheck()
             let report = try checker.run(checkOptions)
-            if let record = WatchRecord.after(previous, report) {
+            if let record = WatchRecord.after(previous, report, allPaths: allPaths) {
                 if !options.quiet {
                     guard RecordOutput.write(options.effectiveFormat == .json ? record.json : record.text) else { return }
                 }
@@ -108,7 +114,7 @@ struct Watch: ParsableCommand {
                     let interrupted = signals.take(SIGINT)
                     if signals.take(SIGTERM) || interrupted { return }
                     if signals.take(SIGHUP), reload(into: &config) {
-                        checkOptions = options.checkOptions(config: config)
+                        checkOptions = options.checkOptions(config: config, allPaths: allPaths)
                         break waiting
                     }
                 }

@@ -21,22 +21,49 @@ struct WatchRecord {
     let event: Event
     let report: Report
     let previous: Report?
-    /// Of "verdict", "reason", "portal_url"; empty for the start record.
+    /// Of "verdict", "reason", "portal_url", "paths"; empty for the start record.
     let changed: [String]
+    /// With --all-paths: the paths whose verdict or reason changed, came or went.
+    var changedPaths: [PathKey] = []
+    /// Watching every path (--all-paths): hooks are told which path changed.
+    var allPaths = false
     /// The interface the probes left through (empty when the path was down).
     var interface: String {
         report.answer.families.isEmpty ? "" : report.answer.interface ?? ""
     }
 
     /// The record `current` calls for after `previous`, or nil when nothing changed.
-    static func after(_ previous: Report?, _ current: Report) -> WatchRecord? {
-        guard let previous else { return WatchRecord(event: .start, report: current, previous: nil, changed: []) }
+    static func after(_ previous: Report?, _ current: Report, allPaths: Bool) -> WatchRecord? {
+        guard let previous else { return WatchRecord(event: .start, report: current, previous: nil, changed: [], allPaths: allPaths) }
         var changed: [String] = []
         if previous.verdict != current.verdict { changed.append("verdict") }
         if previous.reason != current.reason { changed.append("reason") }
         if previous.portal?.url != current.portal?.url { changed.append("portal_url") }
+        let paths = allPaths ? pathChanges(previous, current) : []
+        if !paths.isEmpty { changed.append("paths") }
         if changed.isEmpty { return nil }
-        return WatchRecord(event: .change, report: current, previous: previous, changed: changed)
+        return WatchRecord(event: .change, report: current, previous: previous, changed: changed, changedPaths: paths,
+                           allPaths: allPaths)
+    }
+
+    /// A path is (interface, family). Without --all-paths the one path's changes are the overall
+    /// ones, already told.
+    struct PathKey: Hashable {
+        var interface: String?
+        var family: AddressFamily?
+    }
+
+    static func pathChanges(_ previous: Report, _ current: Report) -> [PathKey] {
+        func states(_ report: Report) -> [PathKey: String] {
+            Dictionary(report.paths.map { (PathKey(interface: $0.interface, family: $0.family),
+                                           "\($0.conclusion.verdict.rawValue) \($0.conclusion.reason.rawValue)") },
+                       uniquingKeysWith: { first, _ in first })
+        }
+        let before = states(previous), after = states(current)
+        let order = current.paths.map { PathKey(interface: $0.interface, family: $0.family) }
+            + previous.paths.map { PathKey(interface: $0.interface, family: $0.family) }
+        var seen: Set<PathKey> = []
+        return order.filter { seen.insert($0).inserted && before[$0] != after[$0] }
     }
 
     /// The report object (schema_version 1) with "event", "previous",
@@ -44,7 +71,10 @@ struct WatchRecord {
     var json: String {
         let report = JSONFormatter.format(self.report)
         precondition(report.hasPrefix("{"), "a report is a JSON object")
-        let extra = "\"changed\":\(Self.encode(changed)),\"event\":\(Self.encode(event.rawValue)),"
+        let paths = changedPaths.map { "{\"family\":\($0.family.map { Self.encode($0.rawValue) } ?? "null"),"
+            + "\"interface\":\($0.interface.map { Self.encode($0) } ?? "null")}" }
+        let extra = "\"changed\":\(Self.encode(changed)),\"changed_paths\":[\(paths.joined(separator: ","))],"
+            + "\"event\":\(Self.encode(event.rawValue)),"
             + "\"previous\":\(previous.map { Self.encode($0.verdict.rawValue) } ?? "null"),"
             + "\"previous_reason\":\(previous.map { Self.encode($0.reason.rawValue) } ?? "null")"
         let body = report.dropFirst()
@@ -67,7 +97,7 @@ struct WatchRecord {
 
     /// What a --exec hook finds in its environment.
     var environment: [String: String] {
-        [
+        var environment = [
             "NETPROBE_EVENT": event.rawValue,
             "NETPROBE_VERDICT": report.verdict.rawValue,
             "NETPROBE_PREVIOUS": previous?.verdict.rawValue ?? "",
@@ -76,6 +106,11 @@ struct WatchRecord {
             "NETPROBE_PORTAL_URL": report.portal?.url ?? "",
             "NETPROBE_INTERFACE": interface,
         ]
+        if allPaths {
+            environment["NETPROBE_PATH_INTERFACE"] = changedPaths.first?.interface ?? ""
+            environment["NETPROBE_PATH_FAMILY"] = changedPaths.first?.family?.rawValue ?? ""
+        }
+        return environment
     }
 
     private static func encode(_ value: some Encodable) -> String {

@@ -1,4 +1,5 @@
 import NetprobeCore
+import NetprobeHTTP
 import NetprobeKit
 
 enum Kit {
@@ -48,4 +49,19 @@ enum Kit {
     }
 
     static func ok(_ ms: Int) -> ScriptedRunner.Answer { ScriptedRunner.Answer(at: .milliseconds(ms), status: 204) }
+}
+
+extension Kit {
+    /// eth0 (metric 100) and wlan0 (metric 200), both IPv4 and IPv6: four paths.
+    static let twoUplinks = PathSnapshot(
+        interfaces: [link("eth0", index: 2, v4: "198.51.100.2", v6: "2001:db8::2"),
+                     link("wlan0", index: 3, v4: "203.0.113.2", v6: "2001:db8:1::2")],
+        defaultRoutes: [route(.ipv4, "eth0", index: 2, metric: 100), route(.ipv6, "eth0", index: 2, metric: 100),
+                        route(.ipv4, "wlan0", index: 3, metric: 200), route(.ipv6, "wlan0", index: 3, metric: 200)],
+        dns: dns)
+
+    /// The request's path as the runner sees it: bound interface and family.
+    static func path(of request: ProbeRequest) -> String {
+        "\(request.interface ?? "-")/\(request.family?.rawValue ?? "-")"
+    }
 }

@@ -72,6 +72,45 @@ extension LabSuite {
             #expect(watch.stderr.contains("hook output goes to stderr"))
         }
 
+        /// `watch --all-paths`: a path that comes (an uplink with its own default route) is a record
+        /// naming it, and the hook is told which path changed. (The probe servers listen on this
+        /// namespace's loopback, which no interface-bound probe reaches: verdicts are not the point.)
+        @Test func allPathsTellsTheHookWhichPathChanged() throws {
+            let lab = try Lab()
+            defer { lab.close() }
+            let dir = lab.directory
+            let hook = try lab.file("hook.sh", """
+                #!/bin/sh
+                n=$(ls \(dir)/run-*.done 2>/dev/null | wc -l)
+                env | grep '^NETPROBE_PATH_' | sort > \(dir)/run-$n.env
+                touch \(dir)/run-$n.done
+                """, executable: true)
+            let watch = try lab.netprobe(["watch", "--config", lab.config, "--json", "--all-paths", "-i", "v1", "--timeout", "1",
+                                          "--exec", hook])
+            defer { watch.stop() }
+
+            #expect(Poll.until(timeout: 10) { FileManager.default.fileExists(atPath: "\(dir)/run-0.done") })
+            #expect(contents("\(dir)/run-0.env") == "NETPROBE_PATH_FAMILY=\nNETPROBE_PATH_INTERFACE=\n")
+            let start = try JSONSerialization.jsonObject(with: Data(try #require(watch.lines.first).utf8)) as? [String: Any]
+            #expect(start?["reason"] as? String == "no-link")
+
+            try lab.ipBatch([
+                "link add v1 type veth peer name v1p",
+                "link set v1p up",
+                "link set v1 up",
+                "addr add 203.0.113.10/24 dev v1",
+                "route add default via 203.0.113.1 dev v1 metric 500",
+            ])
+            #expect(Poll.until(timeout: 15) { FileManager.default.fileExists(atPath: "\(dir)/run-1.done") })
+            #expect(contents("\(dir)/run-1.env") == "NETPROBE_PATH_FAMILY=ipv4\nNETPROBE_PATH_INTERFACE=v1\n")
+            let change = try JSONSerialization.jsonObject(with: Data(try #require(watch.lines.dropFirst().first).utf8)) as? [String: Any]
+            #expect((change?["changed"] as? [String])?.contains("paths") == true, "\(watch.lines)")
+            let changed = try #require(change?["changed_paths"] as? [[String: Any]])
+            #expect(changed.first?["interface"] as? String == "v1" && changed.first?["family"] as? String == "ipv4", "\(watch.lines)")
+            let paths = try #require(change?["paths"] as? [[String: Any]])
+            #expect(paths.count == 1 && paths[0]["interface"] as? String == "v1" && paths[0]["family"] as? String == "ipv4")
+        }
+
         @Test func aHangingHookIsKilledAndTheNextWaitsForIt() throws {
             let lab = try Lab()
             defer { lab.close() }

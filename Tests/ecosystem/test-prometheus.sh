@@ -15,9 +15,9 @@ if ! command -v promtool >/dev/null; then
     finish
 fi
 
-# --- the documented recipe, extracted from the docs and pointed at a scratch directory ---
+# --- the documented recipe (the section's first literal block), extracted from the docs and pointed at a scratch directory ---
 man_recipe=$(sed -n '/^\.Sh PROMETHEUS/,/^\.Sh /p' "$REPO/man/netprobe.1" |
-    sed -n '/^\.Bd -literal/,/^\.Ed/p' | sed '1d;$d' | sed 's/\\e/\\/g')
+    sed -n '/^\.Bd -literal/,/^\.Ed/{p;/^\.Ed/q;}' | sed '1d;$d' | sed 's/\\e/\\/g')
 readme_recipe=$(sed -n '/^### Prometheus/,/^##/p' "$REPO/README.md" | sed -n '/^```sh/,/^```/p' | sed '1d;$d')
 expect_eq "README and man page give the same textfile recipe" "$man_recipe" "$readme_recipe"
 textdir=/var/lib/prometheus/node-exporter
