@@ -128,6 +128,8 @@ public enum VerdictEngine {
         case .tls: return "tls-failed"
         case .proto: return "protocol-error"
         case .http4xx, .http5xx, .emptyBody, .wrongContent, .redirect, .authRequired: return "http-error"
+        case .proxyAuthRequired: return "proxy-auth-required"
+        case .proxyFailed: return "proxy-failed"
         }
     }
 
