@@ -16,8 +16,10 @@ public enum Classifier {
             if error.kind == .cancelled {
                 return ProbeEvidence(spec: spec, outcome: .skipped, skipReason: .decided, observation: observation)
             }
+            if let proxied = proxyAnswer(observation) { return evidence(proxied.0, proxied.1) }
             return evidence(.failure, errorClass(for: error.kind))
         }
+        if let proxied = proxyAnswer(observation) { return evidence(proxied.0, proxied.1) }
         guard let status = observation.status else {
             return evidence(.failure, .proto)
         }
@@ -56,8 +58,22 @@ public enum Classifier {
         case .tls: return .tls
         case .reset: return .reset
         case .proto: return .proto
+        case .proxy: return .proxyFailed
         case .cancelled, .other: return .other
         }
+    }
+
+    /// What a proxy we chose said for itself, before the far side could answer: a 407 is
+    /// its request for credentials (not a portal, not the far side's 4xx); a CONNECT it
+    /// answered with a redirect or a 511 is a guest network's portal speaking, like any other.
+    /// A redirect or 511 to a plain GET is the request's own answer and is judged as usual.
+    static func proxyAnswer(_ observation: ProbeObservation) -> (ProbeOutcome, ErrorClass)? {
+        if observation.proxyAuthRequired { return (.failure, .proxyAuthRequired) }
+        guard observation.proxy != nil, observation.transportError?.kind == .proxy,
+              let connect = observation.proxyConnectStatus else { return nil }
+        if connect == 511 { return (.portal, .authRequired) }
+        if (300...399).contains(connect) { return (.portal, .redirect) }
+        return nil
     }
 
     /// nil when the expectation does not judge the body.

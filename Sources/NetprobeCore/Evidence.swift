@@ -12,6 +12,10 @@ public enum ErrorClass: String, Codable, Sendable {
     case emptyBody = "empty-body"
     case redirect
     case authRequired = "auth-required"
+    /// The explicit proxy answered 407: it wants credentials (not a portal).
+    case proxyAuthRequired = "proxy-auth-required"
+    /// The explicit proxy could not be reached or used (name, connection, CONNECT refused).
+    case proxyFailed = "proxy-failed"
     case other
 }
 

@@ -20,6 +20,8 @@ struct ProbeDocument: Encodable {
         case skipReason = "skip_reason"
         case durationMs = "duration_ms"
         case dnsHijack = "dns_hijack"
+        case proxy
+        case proxyAuthRealm = "proxy_auth_realm"
     }
 
     enum HeaderKeys: String, CodingKey {
@@ -54,6 +56,8 @@ struct ProbeDocument: Encodable {
         try container.encode(observation.map { Rounding.ms($0.timings.totalMs) }, forKey: .durationMs)
         let error = observation?.transportError.flatMap { $0.kind == .cancelled ? nil : $0.message }
         try container.encode(error, forKey: .error)
+        try container.encode(observation?.proxy, forKey: .proxy)
+        try container.encode(observation?.proxyAuthRealm, forKey: .proxyAuthRealm)
         if let observation {
             var headers = container.nestedContainer(keyedBy: HeaderKeys.self, forKey: .headers)
             try headers.encode(observation.header("location"), forKey: .location)

@@ -11,6 +11,7 @@ public enum TransportErrorKind: String, Codable, Sendable {
     case reset          // connection reset or closed mid-answer
     case proto = "protocol" // not HTTP: garbage, malformed status line or headers
     case cancelled      // stopped because the verdict was already decided
+    case proxy          // the explicit proxy, not the far side, failed: see TransportError.cause
     case other
 }
 
@@ -19,11 +20,16 @@ public struct TransportError: Codable, Sendable, Equatable {
     /// libcurl's CURLcode, for people debugging.
     public var code: Int
     public var message: String
+    /// For kind `.proxy`: what went wrong on the way to the proxy (dns, refused, unreachable,
+    /// timeout, reset, tls, protocol); nil when the proxy answered but would not relay
+    /// (then `ProbeObservation.proxyConnectStatus` says how).
+    public var cause: TransportErrorKind?
 
-    public init(kind: TransportErrorKind, code: Int, message: String) {
+    public init(kind: TransportErrorKind, code: Int, message: String, cause: TransportErrorKind? = nil) {
         self.kind = kind
         self.code = code
         self.message = message
+        self.cause = cause
     }
 }
 
@@ -65,12 +71,23 @@ public struct ProbeObservation: Sendable, Equatable {
     public var bodyTruncated: Bool
     public var transportError: TransportError?
     public var timings: ProbeTimings
+    /// The far side's address. Nil through a proxy: only the proxy knows where the name led.
     public var remoteAddress: String?
+    /// The proxy the request went through, without credentials (`ProxyURL.redacted`); nil: direct.
+    public var proxy: String?
+    /// The proxy's own address (libcurl's CURLINFO_PRIMARY_IP when a proxy was used).
+    public var proxyAddress: String?
+    /// The proxy's answer to CONNECT (an https URL through an http proxy; CURLINFO_HTTP_CONNECTCODE):
+    /// 200 when the tunnel opened, 407 for credentials, 403/502... when refused; nil when none came.
+    public var proxyConnectStatus: Int?
+    /// The realm of the proxy's `Proxy-Authenticate` challenge when it answered 407 (never credentials).
+    public var proxyAuthRealm: String?
 
     public init(
         name: String, url: String, status: Int? = nil, headers: [(name: String, value: String)] = [],
         body: [UInt8] = [], bodyTruncated: Bool = false, transportError: TransportError? = nil,
-        timings: ProbeTimings = ProbeTimings(totalMs: 0), remoteAddress: String? = nil
+        timings: ProbeTimings = ProbeTimings(totalMs: 0), remoteAddress: String? = nil,
+        proxy: String? = nil, proxyAddress: String? = nil, proxyConnectStatus: Int? = nil, proxyAuthRealm: String? = nil
     ) {
         self.name = name
         self.url = url
@@ -81,6 +98,16 @@ public struct ProbeObservation: Sendable, Equatable {
         self.transportError = transportError
         self.timings = timings
         self.remoteAddress = remoteAddress
+        self.proxy = proxy
+        self.proxyAddress = proxyAddress
+        self.proxyConnectStatus = proxyConnectStatus
+        self.proxyAuthRealm = proxyAuthRealm
+    }
+
+    /// The proxy asked for credentials (407), to the request itself (http URL) or to CONNECT (https).
+    /// Only a proxy we chose counts: a 407 from a server reached directly is just an odd 4xx.
+    public var proxyAuthRequired: Bool {
+        proxy != nil && (status == 407 || proxyConnectStatus == 407)
     }
 
     /// First value of a header, by case-insensitive name.
@@ -94,6 +121,8 @@ public struct ProbeObservation: Sendable, Equatable {
             && lhs.headers.elementsEqual(rhs.headers, by: { $0.name == $1.name && $0.value == $1.value })
             && lhs.body == rhs.body && lhs.bodyTruncated == rhs.bodyTruncated
             && lhs.transportError == rhs.transportError && lhs.timings == rhs.timings
-            && lhs.remoteAddress == rhs.remoteAddress
+            && lhs.remoteAddress == rhs.remoteAddress && lhs.proxy == rhs.proxy
+            && lhs.proxyAddress == rhs.proxyAddress && lhs.proxyConnectStatus == rhs.proxyConnectStatus
+            && lhs.proxyAuthRealm == rhs.proxyAuthRealm
     }
 }

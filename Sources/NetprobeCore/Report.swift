@@ -104,6 +104,15 @@ public struct Report: Sendable, Equatable {
     public var capport: CapportReport? { answer.capport }
     public var dnsCanary: DNSCanaryReport? { answer.canary }
 
+    /// The explicit proxies the overall answer's probes went through (redacted), in probe order.
+    public var proxiesUsed: [String] {
+        var seen: [String] = []
+        for probe in probes {
+            if let proxy = probe.observation?.proxy, !seen.contains(proxy) { seen.append(proxy) }
+        }
+        return seen
+    }
+
     /// Exit status per CONTRACT.md.
     public var exitCode: Int32 { verdict.exitCode }
 }

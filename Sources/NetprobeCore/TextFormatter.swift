@@ -18,6 +18,9 @@ public enum TextFormatter {
         lines.append(contentsOf: portalLines(report, palette: palette))
         lines.append(contentsOf: pathVerdictLines(report))
         lines.append("  quorum: \(report.successOperators) operator(s) validated, \(report.portalOperators) intercepted, \(report.quorumRequired) required")
+        if !report.proxiesUsed.isEmpty {
+            lines.append("  via proxy " + report.proxiesUsed.map { TerminalText.escape($0) }.joined(separator: ", "))
+        }
         lines.append(contentsOf: networkLines(report))
         lines.append(contentsOf: pathLines(report.path))
         if !report.probes.isEmpty {

@@ -53,6 +53,69 @@ enum CurlErrorClassifier {
         }
     }
 
+    /// What libcurl knew about a failed transfer that went through a proxy.
+    struct ProxiedFailure {
+        var code: UInt32
+        /// `kind(code:osErrno:connected:)` of the same failure.
+        var kind: TransportErrorKind
+        var osErrno: Int32
+        /// A TCP connection to the proxy was made.
+        var connected: Bool
+        /// The URL is https, so libcurl asked the proxy to CONNECT first.
+        var tunnelling: Bool
+        /// The proxy's answer to CONNECT (CURLINFO_HTTP_CONNECTCODE), 0 when none came.
+        var connectStatus: Int
+        /// The response status of the request itself, 0 when none came.
+        var status: Int
+        /// The proxy speaks TLS (https://): handshake errors before any answer are its own.
+        var proxyIsTLS: Bool
+    }
+
+    enum Blame: Equatable {
+        /// The far side failed, or it cannot be told apart from the proxy relaying its failure.
+        case farSide
+        /// The proxy failed: `cause` for `TransportError.cause`, nil when the proxy answered
+        /// but refused to relay (CONNECT 403, 407, ...).
+        case proxy(cause: TransportErrorKind?)
+    }
+
+    /// Whether the proxy, not the far side, failed a proxied transfer, and how.
+    static func blame(_ failure: ProxiedFailure) -> Blame {
+        // Before a CONNECT answer (https) or any response (http), the proxy is the only peer.
+        let beforeAnswer = failure.tunnelling ? failure.connectStatus == 0 : failure.status == 0
+        switch CURLcode(rawValue: failure.code) {
+        case CURLE_COULDNT_RESOLVE_PROXY:
+            return .proxy(cause: .dns)
+        // With a proxy, libcurl connects only to the proxy: the far side is the proxy's business.
+        case CURLE_COULDNT_CONNECT:
+            return .proxy(cause: failure.kind)
+        // SOCKS handshake or the proxy's own refusal (CURLINFO_PROXY_ERROR has the detail).
+        case CURLE_PROXY:
+            return .proxy(cause: nil)
+        case CURLE_OPERATION_TIMEDOUT:
+            // Not even connected to the proxy. Once connected, a slow answer may be the far
+            // side's silence relayed: that stays a timeout.
+            return failure.connected ? .farSide : .proxy(cause: .timeout)
+        default:
+            break
+        }
+        // CONNECT answered with an error: libcurl ends with a receive error, the code says why.
+        if failure.tunnelling && failure.connectStatus >= 300 { return .proxy(cause: nil) }
+        guard beforeAnswer else { return .farSide }
+        switch failure.kind {
+        case .reset, .timeout:
+            // The proxy dropped the connection before answering (a real proxy answers 502
+            // when the far side fails; an http URL's partial answer stays the far side's).
+            return .proxy(cause: failure.kind)
+        case .tls where failure.proxyIsTLS:
+            return .proxy(cause: .tls)
+        case .proto where failure.tunnelling:
+            return .proxy(cause: .proto)  // garbage instead of a CONNECT answer
+        default:
+            return .farSide
+        }
+    }
+
     private static func connectFailure(osErrno: Int32) -> TransportErrorKind {
         switch osErrno {
         case ECONNREFUSED:

@@ -17,10 +17,13 @@ public struct ProbeRequest: Sendable, Equatable {
     public var extraHeaders: [String]
     /// CA bundle file for HTTPS (CURLOPT_CAINFO); nil uses the system bundle.
     public var caBundle: String?
+    /// The proxy to go through (`ProxySettings.proxy(for:)`); nil is direct, whatever the
+    /// environment says: libcurl never reads proxy variables for a probe on its own.
+    public var proxy: ProxyURL?
 
     public init(
         name: String, url: String, timeout: Double, interface: String? = nil, family: AddressFamily? = nil,
-        maxBodyBytes: Int = 65536, extraHeaders: [String] = [], caBundle: String? = nil
+        maxBodyBytes: Int = 65536, extraHeaders: [String] = [], caBundle: String? = nil, proxy: ProxyURL? = nil
     ) {
         self.name = name
         self.url = url
@@ -30,6 +33,7 @@ public struct ProbeRequest: Sendable, Equatable {
         self.maxBodyBytes = maxBodyBytes
         self.extraHeaders = extraHeaders
         self.caBundle = caBundle
+        self.proxy = proxy
     }
 }
 

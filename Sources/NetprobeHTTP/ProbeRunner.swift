@@ -168,6 +168,6 @@ public final class ProbeRunner {
     }
 
     private static func unsent(_ request: ProbeRequest, _ error: TransportError) -> ProbeObservation {
-        ProbeObservation(name: request.name, url: request.url, transportError: error)
+        ProbeObservation(name: request.name, url: request.url, transportError: error, proxy: request.proxy?.redacted)
     }
 }

@@ -7,7 +7,7 @@ extension Transfer {
     /// The observation for a transfer libcurl finished with `result`.
     func observation(result: CURLcode) -> ProbeObservation {
         var observation = baseObservation(measuredTotalMs: nil)
-        observation.transportError = transportError(for: result, remoteAddress: observation.remoteAddress)
+        observation.transportError = transportError(for: result, observation: observation)
         return observation
     }
 
@@ -15,13 +15,15 @@ extension Transfer {
     /// Whatever arrived before that (status, headers, part of a body) is kept as evidence.
     func observation(endedWith error: TransportError) -> ProbeObservation {
         var observation = baseObservation(measuredTotalMs: Self.milliseconds(ContinuousClock.now - started))
-        observation.transportError = error
+        // The deadline passing before the proxy even took the connection is the proxy's failure.
+        observation.transportError = error.kind == .timeout
+            ? attributed(error, osErrno: 0, observation: observation) : error
         return observation
     }
 
     private func baseObservation(measuredTotalMs: Double?) -> ProbeObservation {
         let status = longInfo(CURLINFO_RESPONSE_CODE)
-        let address = stringInfo(CURLINFO_PRIMARY_IP)
+        let address = stringInfo(CURLINFO_PRIMARY_IP).flatMap { $0.isEmpty ? nil : $0 }
         let curlTotal = timeInfo(CURLINFO_TOTAL_TIME_T) ?? 0
         let timings = ProbeTimings(
             dnsMs: timeInfo(CURLINFO_NAMELOOKUP_TIME_T),
@@ -30,25 +32,62 @@ extension Transfer {
             firstByteMs: timeInfo(CURLINFO_STARTTRANSFER_TIME_T),
             totalMs: measuredTotalMs.map { max($0, curlTotal) } ?? curlTotal
         )
-        return ProbeObservation(
+        var observation = ProbeObservation(
             name: request.name, url: request.url,
             status: status > 0 ? status : nil,
             headers: collectedHeaders, body: collectedBody, bodyTruncated: bodyWasTruncated,
             transportError: nil, timings: timings,
-            remoteAddress: address.flatMap { $0.isEmpty ? nil : $0 }
+            remoteAddress: address
         )
+        if let proxy = request.proxy {
+            // Through a proxy, libcurl's peer is the proxy: its address is not where the
+            // probe's name led (DNS-hijack evidence must not read it as such).
+            observation.remoteAddress = nil
+            observation.proxy = proxy.redacted
+            observation.proxyAddress = address
+            let connect = longInfo(CURLINFO_HTTP_CONNECTCODE)
+            observation.proxyConnectStatus = connect > 0 ? connect : nil
+            if observation.proxyAuthRequired {
+                observation.proxyAuthRealm = observation.header("proxy-authenticate").flatMap(ProxyChallenge.realm)
+            }
+        }
+        return observation
     }
 
-    private func transportError(for result: CURLcode, remoteAddress: String?) -> TransportError? {
+    private func transportError(for result: CURLcode, observation: ProbeObservation) -> TransportError? {
         if result == CURLE_OK { return nil }
         // We stopped reading on purpose at the body cap: the answer itself was fine.
         if result == CURLE_WRITE_ERROR && bodyWasTruncated { return nil }
-        let connected = remoteAddress != nil || (timeInfo(CURLINFO_CONNECT_TIME_T) ?? 0) > 0
-        let kind = CurlErrorClassifier.kind(
-            code: result.rawValue, osErrno: Int32(truncatingIfNeeded: longInfo(CURLINFO_OS_ERRNO)), connected: connected)
+        let osErrno = Int32(truncatingIfNeeded: longInfo(CURLINFO_OS_ERRNO))
+        let kind = CurlErrorClassifier.kind(code: result.rawValue, osErrno: osErrno, connected: connected(observation))
         let detail = curlErrorText
         let message = detail.isEmpty ? String(cString: curl_easy_strerror(result)) : detail
-        return TransportError(kind: kind, code: Int(result.rawValue), message: message)
+        return attributed(TransportError(kind: kind, code: Int(result.rawValue), message: message),
+                          osErrno: osErrno, observation: observation)
+    }
+
+    /// A TCP connection to our peer (the server, or the proxy) was made.
+    private func connected(_ observation: ProbeObservation) -> Bool {
+        let peer = request.proxy == nil ? observation.remoteAddress : observation.proxyAddress
+        return peer != nil || (timeInfo(CURLINFO_CONNECT_TIME_T) ?? 0) > 0
+    }
+
+    /// Through a proxy: the error with the proxy's credentials scrubbed from its text and,
+    /// when the proxy rather than the far side failed, turned into kind `.proxy`.
+    private func attributed(_ error: TransportError, osErrno: Int32, observation: ProbeObservation) -> TransportError {
+        guard let proxy = request.proxy else { return error }
+        let message = proxy.scrub(error.message)
+        let failure = CurlErrorClassifier.ProxiedFailure(
+            code: UInt32(error.code), kind: error.kind, osErrno: osErrno, connected: connected(observation),
+            tunnelling: request.url.lowercased().hasPrefix("https:"),
+            connectStatus: observation.proxyConnectStatus ?? 0, status: observation.status ?? 0,
+            proxyIsTLS: proxy.scheme == .https)
+        switch CurlErrorClassifier.blame(failure) {
+        case .farSide:
+            return TransportError(kind: error.kind, code: error.code, message: message)
+        case .proxy(let cause):
+            return TransportError(kind: .proxy, code: error.code, message: "proxy \(proxy.redacted): \(message)", cause: cause)
+        }
     }
 
     private func longInfo(_ info: CURLINFO) -> Int {

@@ -75,9 +75,7 @@ final class Transfer {
         // Without this, cleanup waits for the resolver thread: a black-holed DNS server
         // would hold the command for the resolver's own retries, past our deadline.
         try set(CURLOPT_QUICK_EXIT, 1)
-        // Ignore http_proxy & co.: the question is whether *this machine's path* reaches the
-        // Internet, and NetworkManager's check ignores proxies for the same reason.
-        try set(CURLOPT_PROXY, "")
+        try setProxy()
         // Every probe proves its own connection and its own name lookup; nothing carried over.
         try set(CURLOPT_FRESH_CONNECT, 1)
         try set(CURLOPT_FORBID_REUSE, 1)
@@ -97,6 +95,23 @@ final class Transfer {
         try setHeaders()
         try check(netprobe_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), "CURLOPT_ERRORBUFFER")
         try setCallbacks()
+    }
+
+    /// The proxy was chosen by the caller (ProxySettings, curl's rules); libcurl must not
+    /// choose again. "" disables proxies even with http_proxy & co. set; with a proxy,
+    /// NOPROXY "" stops libcurl from still applying NO_PROXY from the environment.
+    /// An https URL through an http proxy is tunnelled with CONNECT by libcurl itself;
+    /// an http URL is sent to the proxy as an absolute-URI GET, which is what lets a
+    /// guest network's proxy answer with its portal, as it does for every program.
+    /// CONNECT's answer reaches the header callback (a 407's realm is read there); the
+    /// collector starts over at the real response's status line.
+    private func setProxy() throws(TransferSetupError) {
+        guard let proxy = request.proxy else {
+            try set(CURLOPT_PROXY, "")
+            return
+        }
+        try set(CURLOPT_PROXY, proxy.url)
+        try set(CURLOPT_NOPROXY, "")
     }
 
     /// Defeat caches between us and the server; the caller's headers win over these defaults.

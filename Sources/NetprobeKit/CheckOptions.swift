@@ -14,10 +14,15 @@ public struct CheckOptions: Sendable {
     public var capportDiscovery: CapportDiscovery
     /// `--all-paths`: probe every (interface, family) with a default route on its own.
     public var allPaths: Bool
+    /// Which proxy each probe goes through (`--proxy`, `--no-proxy`, else the environment as curl
+    /// reads it). The Captive Portal API query and the canary always go direct: they ask the
+    /// local network, not the Internet.
+    public var proxy: ProxySettings
 
     public init(config: ProbeConfig, families: Set<AddressFamily> = Set(AddressFamily.allCases), interfaces: [String] = [],
                 timeout: Double? = nil, caBundle: String? = nil, capportURL: String? = nil,
-                capportDiscovery: CapportDiscovery = .system(), allPaths: Bool = false) {
+                capportDiscovery: CapportDiscovery = .system(), allPaths: Bool = false,
+                proxy: ProxySettings = ProxySettings(choice: .none)) {
         self.config = config
         self.families = families
         self.interfaces = interfaces
@@ -26,6 +31,7 @@ public struct CheckOptions: Sendable {
         self.capportURL = capportURL
         self.capportDiscovery = capportDiscovery
         self.allPaths = allPaths
+        self.proxy = proxy
     }
 
     /// The same check with another deadline (wait gives each check what time is left).

@@ -97,6 +97,8 @@ struct PathPlan {
             request.interface = spec.interface ?? binding
             request.maxBodyBytes = config.maxBodyBytes
             request.caBundle = options.caBundle
+            // Proxy settings are checked when the command starts; a URL here cannot fail them.
+            request.proxy = (try? options.proxy.proxy(for: spec.url)) ?? nil
             requests.append(request)
             specs.append(spec)
         }

@@ -41,11 +41,23 @@ struct ProbeOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Captive Portal API (RFC 8908) to ask, an https URL; default: the one the network announced (DHCP option 114, via systemd-networkd, dhcpcd or dhclient).", valueName: "url"))
     var capportURL: String?
 
+    @Option(name: .long, help: ArgumentHelp("Probe through this proxy (http://, https://, socks4://, socks4a://, socks5://, socks5h://); default: the proxy curl would take from http_proxy, HTTPS_PROXY, ALL_PROXY and NO_PROXY.", valueName: "url"))
+    var proxy: String?
+
+    @Flag(name: .customLong("no-proxy"), help: "Probe directly, whatever the environment says about proxies.")
+    var noProxy = false
+
     @Flag(name: [.customShort("q"), .long], help: "Print nothing; the exit status says it all.")
     var quiet = false
 
     func validate() throws {
         if ipv4Only && ipv6Only { throw ValidationError("-4 and -6 exclude each other; give at most one.") }
+        if proxy != nil && noProxy { throw ValidationError("--proxy and --no-proxy exclude each other; give at most one.") }
+        do {
+            try proxySettings().validate()
+        } catch {
+            throw ValidationError(TerminalText.escape(error.description) + ".")
+        }
         if let timeout, !(timeout > 0 && timeout <= 86_400) {
             throw ValidationError("--timeout must be a number of seconds above 0 and at most 86400, not \(timeout).")
         }
@@ -76,7 +88,13 @@ struct ProbeOptions: ParsableArguments {
     /// when --timeout is absent; nil leaves the probe set's).
     func checkOptions(config: ProbeConfig, timeout defaultTimeout: Double? = nil, allPaths: Bool = false) -> CheckOptions {
         CheckOptions(config: config, families: families, interfaces: interface, timeout: timeout ?? defaultTimeout,
-                     caBundle: caBundle, capportURL: capportURL, allPaths: allPaths)
+                     caBundle: caBundle, capportURL: capportURL, allPaths: allPaths,
+                     proxy: (try? proxySettings()) ?? ProxySettings(choice: .none))
+    }
+
+    /// --proxy, --no-proxy, else the environment's proxy variables (checked in `validate`).
+    func proxySettings() throws(ProxyURLError) -> ProxySettings {
+        try ProxySettings(proxyOption: proxy, noProxy: noProxy, environment: ProcessInfo.processInfo.environment)
     }
 
     var families: Set<AddressFamily> {

@@ -32,6 +32,12 @@ struct WaitProgress {
     }
 
     func describe(_ report: Report) -> String {
+        let proxies = report.proxiesUsed
+        let via = proxies.isEmpty ? "" : " (via proxy " + proxies.map { TerminalText.escape($0) }.joined(separator: ", ") + ")"
+        return state(report) + via
+    }
+
+    private func state(_ report: Report) -> String {
         let on = interfaces.isEmpty ? "" : " on " + interfaces.map { TerminalText.escape($0) }.joined(separator: ", ")
         if report.verdict == .portal {
             if let url = report.portal?.url { return "portal, log in at " + TerminalText.escape(url, limit: 200) }

@@ -18,6 +18,11 @@ struct CommandLineTests {
         ["-i", ""],
         ["-i", "a/b"],
         ["no-such-command"],
+        ["--proxy", "http://proxy.example:3128", "--no-proxy"],
+        ["--proxy", "ftp://proxy.example:21"],
+        ["--proxy", "http://"],
+        ["wait", "--no-proxy", "--proxy", "socks5h://127.0.0.1:1080"],
+        ["wait", "--all-paths"],
     ])
     func badCommandLineIsExit64(arguments: [String]) throws {
         let sandbox = try Sandbox()
@@ -26,6 +31,13 @@ struct CommandLineTests {
         #expect(!run.stderr.isEmpty, "\(run)")
         #expect(run.stdout.isEmpty, "\(run)")
         #expect(run.loopbackPacketsSent == 0, "\(run.stats)")
+    }
+
+    /// A bad proxy URL names where it came from and never shows credentials.
+    @Test func badProxyURLsAreNamedWithoutTheirSecret() throws {
+        let sandbox = try Sandbox()
+        let option = try sandbox.run(["--proxy", "gopher://user:secret@proxy.example:70"], network: .loopbackOnly)
+        #expect(option.status == 64 && option.stderr.contains("--proxy") && !option.stderr.contains("secret"), "\(option)")
     }
 
     @Test func configCheckWithUnknownOptionIsExit64() throws {
@@ -46,6 +58,10 @@ struct CommandLineTests {
         ["--format", "text"],
         ["--format", "prometheus"],
         ["-q"],
+        ["--all-paths"],
+        ["--proxy", "http://user:secret@proxy.example:3128"],
+        ["--proxy", "socks5h://127.0.0.1:1080"],
+        ["--no-proxy"],
     ])
     func contractOptionsAreAccepted(arguments: [String]) throws {
         let sandbox = try Sandbox()

@@ -445,3 +445,46 @@ blackhole() {
 counters_reset() {
     in_gw nft reset counters table inet lab >/dev/null
 }
+
+# ---- an explicit (forward) proxy (lib/proxy.sh) ------------------------------
+
+# forward_proxy normal|auth|credentials|portal|down: lab/servers/forward_proxy.py
+# on the gateway at $FORWARD_PROXY_V4:3128 in that mode (credentials: only
+# $FORWARD_PROXY_USER:$FORWARD_PROXY_SECRET; portal: every GET redirected to
+# the login page, every CONNECT refused with 403). `down`: the address is
+# there and nothing listens, so connections to the proxy are refused. The proxy
+# resolves the names it is asked for through the lab's DNS: the gateway
+# namespace gets a resolv.conf of its own (run_teardown removes /etc/netns/GW).
+forward_proxy() {
+    local mode=${1:?forward_proxy normal|auth|credentials|portal|down} ready fd line
+    # shellcheck source=lab/lib/proxy.sh
+    [[ -n ${FORWARD_PROXY_V4:-} ]] || source "$LAB_DIR/lib/proxy.sh"
+    ip -n "$GW_NS" addr add "$FORWARD_PROXY_V4/32" dev lo 2>/dev/null || true
+    [[ $mode == down ]] && return 0
+    mkdir -p "/etc/netns/$GW_NS"
+    echo "nameserver $GW_V4" >"/etc/netns/$GW_NS/resolv.conf"
+    # The proxy writes "ready PORT" into this FIFO once it listens. Opened read-write,
+    # the FIFO never blocks our open, and `read -t` bounds the wait: no polling.
+    ready=$RUN/forward-proxy.ready
+    rm -f "$ready"
+    mkfifo "$ready"
+    exec {fd}<>"$ready"
+    bg_start forward-proxy python3 "$LAB_DIR/servers/forward_proxy.py" --bind "$FORWARD_PROXY_V4" \
+        --port "$FORWARD_PROXY_PORT" --mode "$mode" --credentials "$FORWARD_PROXY_USER:$FORWARD_PROXY_SECRET" \
+        --login-url "$FORWARD_PROXY_LOGIN_URL" --ready "$ready" --lifetime 86400
+    line=
+    read -r -t 10 -u "$fd" line || true
+    exec {fd}<&-
+    rm -f "$ready"
+    if [[ $line != "ready $FORWARD_PROXY_PORT" ]]; then
+        sed 's/^/    /' "$RUN/forward-proxy.log" >&2 || true
+        die "forward proxy did not start (log above)"
+    fi
+}
+
+# direct_web_rejected: the client's own tcp/80 and tcp/443 are answered with a
+# TCP reset, as on a CI runner or corporate host whose only way out is the
+# proxy. Its connections to the proxy (port 3128) pass.
+direct_web_rejected() {
+    block "tcp dport { 80, 443 }" reset
+}

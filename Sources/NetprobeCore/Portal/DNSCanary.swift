@@ -29,7 +29,7 @@ public struct DNSCanaryReport: Sendable, Equatable {
             resolved = address == nil ? nil : true
         case .refused?, .unreachable?, .reset?, .proto?, .tls?:
             resolved = true
-        case .other?:
+        case .other?, .proxy?:  // the canary never goes through a proxy; should it, nothing is known
             resolved = address == nil ? nil : true
         }
         return DNSCanaryReport(name: name, resolved: resolved, address: address)

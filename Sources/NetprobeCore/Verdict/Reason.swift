@@ -18,6 +18,8 @@ public enum Reason: String, CaseIterable, Sendable, Codable {
     case protocolError = "protocol-error"
     case httpError = "http-error"
     case quorumNotMet = "quorum-not-met"
+    case proxyAuthRequired = "proxy-auth-required"
+    case proxyFailed = "proxy-failed"
 
     /// One sentence for people: the text output, `wait`'s progress line and the man page.
     public var meaning: String {
@@ -39,6 +41,8 @@ public enum Reason: String, CaseIterable, Sendable, Codable {
         case .protocolError: return "endpoints answered with something that is not HTTP"
         case .httpError: return "endpoints answered with HTTP errors (4xx/5xx) or empty pages"
         case .quorumNotMet: return "some endpoints answered correctly, but fewer independent operators than the quorum"
+        case .proxyAuthRequired: return "the proxy answered 407: it wants credentials before it relays the probes"
+        case .proxyFailed: return "the proxy could not be reached or used (its name, a refused or dropped connection, a CONNECT refused)"
         }
     }
 

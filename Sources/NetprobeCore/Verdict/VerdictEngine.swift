@@ -92,9 +92,10 @@ public enum VerdictEngine {
     }
 
     /// The most common failure wins; ties go to the cause nearest the user
-    /// (DNS before connection before time-outs before TLS before HTTP).
+    /// (the proxy before DNS before connection before time-outs before TLS before HTTP).
     static func dominantFailure(_ failures: [ProbeEvidence]) -> Reason {
-        let order: [Reason] = [.dnsFailed, .connectFailed, .timeout, .tlsFailed, .protocolError, .httpError]
+        let order: [Reason] = [.proxyAuthRequired, .proxyFailed, .dnsFailed, .connectFailed, .timeout, .tlsFailed,
+                               .protocolError, .httpError]
         var counts: [Reason: Int] = [:]
         for failure in failures {
             counts[offlineReason(failure.errorClass ?? .other), default: 0] += 1
@@ -111,6 +112,8 @@ public enum VerdictEngine {
         case .tls: return .tlsFailed
         case .proto: return .protocolError
         case .http4xx, .http5xx, .emptyBody, .wrongContent, .redirect, .authRequired: return .httpError
+        case .proxyAuthRequired: return .proxyAuthRequired
+        case .proxyFailed: return .proxyFailed
         }
     }
 
