@@ -41,11 +41,14 @@ release: deps
 run: release
 	@status=0; $(RELEASE_BIN) $(ARGS) || status=$$?; [ $$status -le 2 ] || exit $$status
 
-# The whole test suite: unit and loopback tests, docs lint, then the network lab.
+# The whole test suite: unit and loopback tests, docs lint, the Debian package (built and
+# lintian-checked here; Tests/ecosystem/test-deb.sh installs and purges it), then the
+# network lab and the ecosystem tests.
 check: test-deps
 	$(SWIFT) build
 	$(SWIFT) test
 	$(MAKE) --no-print-directory lint
+	scripts/build-deb
 	NETPROBE_BIN=$(CURDIR)/$(DEBUG_BIN) lab/test
 	NETPROBE_BIN=$(CURDIR)/$(DEBUG_BIN) Tests/ecosystem/run
 
