@@ -9,7 +9,10 @@ SYSCONFDIR ?= /etc
 RELEASE_BIN = .build/release/netprobe
 DEBUG_BIN = .build/debug/netprobe
 
-.PHONY: all deps test-deps build release run check unit lab lint bench soak install uninstall ecosystem clean default-probes
+VERSION := $(shell scripts/version)
+DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null)
+
+.PHONY: all deps test-deps deb-deps deb build release run check unit lab lint bench soak install uninstall ecosystem clean default-probes
 
 all: build
 
@@ -18,6 +21,14 @@ deps:
 
 test-deps:
 	scripts/install-deps test
+
+deb-deps:
+	scripts/install-deps deb
+
+# The Debian package netprobe_$(VERSION)_$(DEB_ARCH).deb, built by dpkg-buildpackage from a
+# clean copy of the tree, then checked by lintian (scripts/build-deb).
+deb: deb-deps
+	scripts/build-deb
 
 build: deps
 	$(SWIFT) build
@@ -30,11 +41,14 @@ release: deps
 run: release
 	@status=0; $(RELEASE_BIN) $(ARGS) || status=$$?; [ $$status -le 2 ] || exit $$status
 
-# The whole test suite: unit and loopback tests, docs lint, then the network lab.
+# The whole test suite: unit and loopback tests, docs lint, the Debian package (built and
+# lintian-checked here; Tests/ecosystem/test-deb.sh installs and purges it), then the
+# network lab and the ecosystem tests.
 check: test-deps
 	$(SWIFT) build
 	$(SWIFT) test
 	$(MAKE) --no-print-directory lint
+	scripts/build-deb
 	NETPROBE_BIN=$(CURDIR)/$(DEBUG_BIN) lab/test
 	NETPROBE_BIN=$(CURDIR)/$(DEBUG_BIN) Tests/ecosystem/run
 

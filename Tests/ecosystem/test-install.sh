@@ -82,7 +82,7 @@ fi
 for unit in "$DEST$P"/lib/systemd/system/*; do
     [ -e "$unit" ] || continue
     name=$(basename "$unit")
-    check "$name: ExecStart runs $P/bin/netprobe" grep -q "^ExecStart=$P/bin/netprobe " "$unit"
+    check "$name: ExecStart runs $P/bin/netprobe" grep -q "^ExecStart=.*$P/bin/netprobe " "$unit"
     check "$name: no other netprobe binary path in it" \
         sh -c '! grep -o "[^ =]*/bin/netprobe" "$1" | grep -vx "$2/bin/netprobe"' - "$unit" "$P"
 done
@@ -107,7 +107,7 @@ check "make install PREFIX=$P2" make_install install "$DEST2" "$P2"
 check "install put exactly the expected files under $P2" diff <(expected_files $P2) <(files_under "$DEST2")
 for unit in "$DEST2$P2"/lib/systemd/system/*; do
     [ -e "$unit" ] || continue
-    check "$(basename "$unit"): ExecStart runs $P2/bin/netprobe" grep -q "^ExecStart=$P2/bin/netprobe " "$unit"
+    check "$(basename "$unit"): ExecStart runs $P2/bin/netprobe" grep -q "^ExecStart=.*$P2/bin/netprobe " "$unit"
 done
 check "make uninstall PREFIX=$P2" make_install uninstall "$DEST2" "$P2"
 expect_eq "uninstall of an unmodified install leaves no file" "" "$(files_under "$DEST2")"

@@ -4,7 +4,9 @@
 # portal and offline scenarios on loopback and in a bare namespace, `wait --json`,
 # `watch --json` records across a lost default route, `path --json`; probes.json
 # against probes.schema.json; and the schema's reason codes and error classes against
-# the man page, both ways.
+# the man page, both ways. Then the stock validators an admin has, offline (in a namespace
+# with no network): check-jsonschema (--schemafile) and Python's jsonschema CLI, on the
+# same outputs: every schema stands alone (no $ref to another file or URL).
 # shellcheck source=Tests/ecosystem/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 require_binary
@@ -84,4 +86,42 @@ print(" ".join(r.get("event", "?") + " " + r["verdict"] for r in map(json.loads,
 
 check "reason codes and error classes: schema and man page agree" \
     "$PY" "$REPO/Tests/ecosystem/lib/vocabulary.py" "$SCHEMAS/report.schema.json" "$REPO/man/netprobe.1"
+
+# ---- stock validators, offline ---------------------------------------------------------
+check "no schema refers to another file or a URL (every \$ref is local: #/...)" \
+    sh -c '! grep -n "\"\$ref\": *\"[^#]" "$@"' - "$SCHEMAS"/*.schema.json
+check "report.schema.json bundles path.schema.json's \$defs unchanged (copy them over after a change)" \
+    "$PY" -c 'import json, sys
+report, path = (json.load(open(f)) for f in sys.argv[1:])
+differ = [k for k, v in path["$defs"].items() if report["$defs"].get(k) != v]
+sys.exit("differ: %s" % differ if differ else 0)' "$SCHEMAS/report.schema.json" "$SCHEMAS/path.schema.json"
+# watch's JSON Lines, one file per record (the stock tools read whole documents).
+mkdir -p "$OUT/records"
+"$PY" -c 'import sys
+for n, line in enumerate(open(sys.argv[1]), 1):
+    open("%s/watch-%d.json" % (sys.argv[2], n), "w").write(line)' "$OUT/watch.jsonl" "$OUT/records"
+# shellcheck disable=SC2206
+documents=($reports "$OUT/wait.json" "$OUT"/records/watch-*.json)
+CJS=/opt/netprobe-pytools/bin/check-jsonschema
+if [ -x "$CJS" ]; then
+    check "check-jsonschema --schemafile report.schema.json: ${#documents[@]} reports, no network" \
+        unshare -n -- "$CJS" --schemafile "$SCHEMAS/report.schema.json" "${documents[@]}"
+    check "check-jsonschema --schemafile path.schema.json: path --json, no network" \
+        unshare -n -- "$CJS" --schemafile "$SCHEMAS/path.schema.json" "$OUT/path.json" "$OUT/bare-path.json"
+    check "check-jsonschema --schemafile probes.schema.json: the shipped probes.json, no network" \
+        unshare -n -- "$CJS" --schemafile "$SCHEMAS/probes.schema.json" "$REPO/probes.json"
+    check "check-jsonschema rejects an invalid report" \
+        sh -c '! unshare -n -- "$1" --schemafile "$2" "$3"' - "$CJS" "$SCHEMAS/report.schema.json" "$WORK/bad-report.json"
+else
+    not_ok "check-jsonschema is not installed at $CJS (scripts/install-deps test)"
+fi
+instances=()
+for d in "${documents[@]}"; do instances+=(--instance "$d"); done
+check "jsonschema CLI (python3-jsonschema) with report.schema.json: ${#documents[@]} reports, no network" \
+    unshare -n -- /usr/bin/jsonschema "${instances[@]}" "$SCHEMAS/report.schema.json"
+check "jsonschema CLI with path.schema.json and probes.schema.json, no network" \
+    unshare -n -- sh -c '/usr/bin/jsonschema -i "$1" -i "$2" "$3" && /usr/bin/jsonschema -i "$4" "$5"' - \
+    "$OUT/path.json" "$OUT/bare-path.json" "$SCHEMAS/path.schema.json" "$REPO/probes.json" "$SCHEMAS/probes.schema.json"
+check "jsonschema CLI rejects an invalid report" \
+    sh -c '! unshare -n -- /usr/bin/jsonschema -i "$1" "$2" 2>/dev/null' - "$WORK/bad-report.json" "$SCHEMAS/report.schema.json"
 finish
