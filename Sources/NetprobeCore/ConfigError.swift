@@ -16,11 +16,18 @@ public struct ConfigIssue: Sendable, Equatable, CustomStringConvertible {
 }
 
 public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The first issues found (at most ConfigParser.maximumIssues).
     public var issues: [ConfigIssue]
+    /// How many more were found and not kept: a file of 300,000 bad probes is told in a few lines.
+    public var omitted: Int
 
-    public init(issues: [ConfigIssue]) {
+    public init(issues: [ConfigIssue], omitted: Int = 0) {
         self.issues = issues
+        self.omitted = omitted
     }
 
-    public var description: String { issues.map(\.description).joined(separator: "\n") }
+    public var description: String {
+        let lines = issues.map(\.description) + (omitted > 0 ? ["... and \(omitted) more"] : [])
+        return lines.joined(separator: "\n")
+    }
 }

@@ -61,7 +61,7 @@ public enum DefaultProbes {
 
     public static func config() -> ProbeConfig {
         do {
-            return try ConfigParser.parse(Data(json.utf8), file: "(built-in probes.json)")
+            return try ConfigParser.parse(bytes: Array(json.utf8), file: "(built-in probes.json)")
         } catch {
             preconditionFailure("the built-in probes.json is invalid: \(error)")
         }
