@@ -54,11 +54,12 @@ public enum CheckedFile {
         bytes.reserveCapacity(min(wanted, max(Int(clamping: size) + 1, 512)))
         do {
             try withUnsafeTemporaryAllocation(byteCount: 16 * 1024, alignment: 1) { chunk in
+                // Whole chunks, even near the cap: some files refuse odd sizes (/proc/self/pagemap
+                // reads in units of 8 bytes and answers EINVAL to a read of one).
                 while bytes.count < wanted {
-                    let room = UnsafeMutableRawBufferPointer(rebasing: chunk[..<min(chunk.count, wanted - bytes.count)])
-                    let count = try descriptor.read(into: room, retryOnInterrupt: true)
+                    let count = try descriptor.read(into: chunk, retryOnInterrupt: true)
                     if count == 0 { break }
-                    bytes.append(contentsOf: room[..<count])
+                    bytes.append(contentsOf: chunk[..<min(count, wanted - bytes.count)])
                 }
             }
         } catch {
