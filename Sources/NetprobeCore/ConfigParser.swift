@@ -38,6 +38,7 @@ public struct ConfigParser {
         } catch {
             throw ConfigError(issues: [ConfigIssue(file: file, path: error.path, message: "not valid JSON: \(error.message) (\(error.position))")])
         }
+        parser.document = document
         let config = parser.config(from: document)
         if let config, parser.issueCount == 0 { return config }
         throw ConfigError(issues: parser.issues, omitted: parser.issueCount - parser.issues.count)
@@ -45,10 +46,40 @@ public struct ConfigParser {
 
     /// Every issue found, including those not kept beyond `maximumIssues`.
     private var issueCount = 0
+    private var document: JSONValue?
+    /// Where each value is, by JSON path; made at the first issue, so a valid file never pays for it.
+    private var positions: [String: JSONPosition]?
 
     private mutating func fail(_ path: String, _ message: String) {
         issueCount += 1
-        if issues.count < Self.maximumIssues { issues.append(ConfigIssue(file: file, path: path, message: message)) }
+        guard issues.count < Self.maximumIssues else { return }
+        issues.append(ConfigIssue(file: file, path: path, message: message, position: position(of: path)))
+    }
+
+    /// The position of the value at `path`, or for a missing key, of the object that lacks it.
+    private mutating func position(of path: String) -> JSONPosition? {
+        if positions == nil, let document { positions = Self.positions(in: document) }
+        var path = Substring(path)
+        while !path.isEmpty {
+            if let position = positions?[String(path)] { return position }
+            guard let cut = path.lastIndex(where: { $0 == "." || $0 == "[" }) else { return nil }
+            path = path[..<cut]
+        }
+        return nil
+    }
+
+    private static func positions(in document: JSONValue) -> [String: JSONPosition] {
+        var positions: [String: JSONPosition] = [:]
+        var pending = [(JSONPath.root, document)]
+        while let (path, value) = pending.popLast() {
+            positions[path] = value.position
+            switch value.content {
+            case .array(let items): pending += items.enumerated().map { (JSONPath.element(path, $0.offset), $0.element) }
+            case .object(let members): pending += members.map { (JSONPath.member(path, $0.key), $0.value) }
+            default: break
+            }
+        }
+        return positions
     }
 
     private mutating func object(_ value: JSONValue, at path: String, allowed: Set<String>) -> [String: JSONValue]? {

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// The built-in probe set: a byte-for-byte copy of the repository's `probes.json`,
 /// so the binary alone works. A test fails when the two differ (`make default-probes` rewrites this file).
 public enum DefaultProbes {

@@ -123,7 +123,10 @@ private func bad(_ label: String, _ json: String, _ path: String, _ says: String
         for fragment in c.says {
             #expect(issue.message.contains(fragment), "message \"\(issue.message)\" lacks \"\(fragment)\"")
         }
-        #expect(issue.description == TerminalText.escape("/etc/netprobe/probes.json: \(c.path): \(issue.message)", limit: 4096))
+        let place = issue.position.map { " (line \($0.line), column \($0.column))" } ?? ""
+        #expect(issue.description == TerminalText.escape("/etc/netprobe/probes.json: \(c.path): \(issue.message)", limit: 4096) + place)
+        // Syntax errors say where in their message; every other issue carries the place of the value.
+        #expect(issue.message.hasPrefix("not valid JSON") == (issue.position == nil), "\(issue)")
         // What is printed never carries a raw control character from the file.
         #expect(!issue.description.unicodeScalars.contains { $0.properties.generalCategory == .control })
     }
@@ -258,4 +261,33 @@ private func bad(_ label: String, _ json: String, _ path: String, _ says: String
         #expect(lines.count == ConfigParser.maximumIssues + 1)
         #expect(lines.last == "... and \(total - ConfigParser.maximumIssues) more")
     }
+}
+
+/// Each issue names the line and column of the value it is about, or of the object missing a key.
+@Test func issuesSayWhereTheValueIs() throws {
+    let text = """
+        {
+          "version": 1, "quorum": 1,
+          "probes": [
+            {"name": "a", "url": "ftp://a.example/", "expect": {"status": [204, 700]}},
+            {"name": "b", "expect": {"status": [204]}}
+          ]
+        }
+        """
+    do {
+        _ = try ConfigParser.parse(bytes: Array(text.utf8), file: "p.json")
+        Issue.record("accepted")
+    } catch {
+        let places = error.issues.map { "\($0.path) \($0.position?.description ?? "-")" }
+        #expect(places == ["$.probes[0].url line 4, column 26", "$.probes[0].expect.status[1] line 4, column 73",
+                           "$.probes[1].url line 5, column 5"])
+        #expect(error.issues[0].description == #"p.json: $.probes[0].url: expected an absolute http:// or https:// URL with a host, found "ftp://a.example/" (line 4, column 26)"#)
+    }
+}
+
+/// A path of 5,000 bytes stays whole in its own error message.
+@Test func aLongFileNameIsNotCut() {
+    let file = "/" + String(repeating: "d/", count: 2_500) + "p.json"
+    let issue = ConfigIssue(file: file, path: "$", message: "the file does not exist")
+    #expect(issue.description == "\(file): $: the file does not exist")
 }
