@@ -198,9 +198,8 @@ public struct JSONReader {
         let key = try string()
         let top = stack.count - 1
         if stack[top].members[key] != nil {
-            let where_ = JSONPath.member(path(element: false), key)
             throw Failure(message: "duplicate key \(JSONPath.quoted(key)) (each key may appear once in an object)",
-                          position: keyPosition, path: where_)
+                          position: keyPosition, path: JSONPath.member(path(element: false), key))
         }
         stack[top].key = key
         skipSpace()
@@ -328,7 +327,7 @@ extension JSONReader {
         }
         index += 6
         // Surrogates were handled above, so this scalar always exists.
-        if let scalar = Unicode.Scalar(scalarValue) { scratch.append(contentsOf: UTF8.encode(scalar)!) }
+        if let scalar = Unicode.Scalar(scalarValue) { UTF8.encode(scalar) { scratch.append($0) } }
     }
 
     /// The code unit of `\uXXXX` starting at `at`.
