@@ -15,7 +15,7 @@ import Testing
 
         func write(_ name: String, _ bytes: [UInt8]) -> String {
             let file = "\(path)/\(name)"
-            FileManager.default.createFile(atPath: file, contents: Data(bytes))
+            #expect(FileManager.default.createFile(atPath: file, contents: Data(bytes)), "cannot create \(file)")
             return file
         }
     }
