@@ -12,7 +12,8 @@ DEBUG_BIN = .build/debug/netprobe
 VERSION := $(shell scripts/version)
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null)
 
-.PHONY: all deps test-deps deb-deps deb build release run check unit lab lint bench soak install uninstall ecosystem clean default-probes
+.PHONY: all deps test-deps deb-deps deb build release run check unit lab lint bench soak install uninstall ecosystem clean default-probes \
+	fuzz fuzz-ci fuzz-build
 
 all: build
 
@@ -48,6 +49,7 @@ check: test-deps
 	$(SWIFT) build
 	$(SWIFT) test
 	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory fuzz-ci
 	scripts/build-deb
 	NETPROBE_BIN=$(CURDIR)/$(DEBUG_BIN) lab/test
 	NETPROBE_BIN=$(CURDIR)/$(DEBUG_BIN) Tests/ecosystem/run
@@ -132,6 +134,36 @@ uninstall:
 	for schema in $(SCHEMAS); do rm -f "$(DATADIR)/schemas/$$schema"; done
 	rm -f "$(DATADIR)/probes.json"
 	rmdir "$(DATADIR)/schemas" "$(DATADIR)" "$(CONFDIR)" 2>/dev/null || true
+
+# libFuzzer targets (fuzz/targets) for everything that reads hostile bytes: the JSON reader,
+# probes.json, Captive Portal API answers, portal markup, the probe classifier, the terminal
+# escaper. NetprobeCore's sources are compiled once with swiftc into an instrumented static
+# library (all but the two files that open files through swift-system); each target links it.
+# `make fuzz` runs each for FUZZ_SECONDS on a copy of its seed corpus (fuzz/corpus/TARGET);
+# `make fuzz-ci` is the short pass `make check` runs, failing on the first crash.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS = json config capport markup classifier escape
+FUZZ_DIR = .build/fuzz
+FUZZ_CORE = $(filter-out Sources/NetprobeCore/CheckedFile.swift Sources/NetprobeCore/ConfigLoad.swift, \
+	$(shell find Sources/NetprobeCore -name '*.swift' | sort))
+FUZZ_FLAGS = -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -use-ld=lld
+SWIFTC ?= swiftc
+
+$(FUZZ_DIR)/libNetprobeCore.a: $(FUZZ_CORE)
+	@mkdir -p $(FUZZ_DIR)
+	$(SWIFTC) $(FUZZ_FLAGS) -enable-testing -module-name NetprobeCore -emit-module \
+		-emit-module-path $(FUZZ_DIR)/NetprobeCore.swiftmodule -emit-library -static -o $@ $(FUZZ_CORE)
+
+$(FUZZ_DIR)/fuzz-%: fuzz/targets/%.swift fuzz/targets/support.swift $(FUZZ_DIR)/libNetprobeCore.a
+	$(SWIFTC) $(FUZZ_FLAGS) -I $(FUZZ_DIR) -L $(FUZZ_DIR) -lNetprobeCore -o $@ fuzz/targets/support.swift $<
+
+fuzz-build: $(addprefix $(FUZZ_DIR)/fuzz-,$(FUZZ_TARGETS))
+
+fuzz: fuzz-build
+	fuzz/run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-ci: fuzz-build
+	fuzz/run 10 $(FUZZ_TARGETS)
 
 # Rewrites the built-in copy of probes.json after probes.json changed.
 default-probes:

@@ -9,6 +9,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // FileDescriptor open/read/fstat with EINTR retry and typed Errno, for CheckedFile.
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.0"),
     ],
     targets: [
         .systemLibrary(
@@ -22,7 +24,12 @@ let package = Package(
             providers: [.apt(["libnl-3-dev", "libnl-route-3-dev"])]
         ),
         // Pure Swift: configuration, evidence, the verdict engine, reports and formatters.
-        .target(name: "NetprobeCore"),
+        // CheckedFile (and so ConfigParser.load) opens files through swift-system; the rest is
+        // pure Swift, and the fuzz targets compile it without those two files (see Makefile).
+        .target(
+            name: "NetprobeCore",
+            dependencies: [.product(name: "SystemPackage", package: "swift-system")]
+        ),
         // The kernel's view (libnl): links, addresses, routes, change events.
         .target(name: "NetprobeLink", dependencies: ["NetprobeCore", "CNetlink"]),
         // The network's answer (libcurl multi): concurrent probes.

@@ -22,78 +22,73 @@ public struct ConfigParser {
     }
 
     public static func parse(_ data: Data, file: String) throws(ConfigError) -> ProbeConfig {
-        var parser = ConfigParser(file: file)
-        let document: JSONValue
-        do {
-            document = try JSONValue.parse(data)
-        } catch {
-            throw ConfigError(issues: [ConfigIssue(file: file, path: "$", message: "not valid JSON: \(Self.syntaxError(in: data, error))")])
-        }
-        let config = parser.config(from: document)
-        if let config, parser.issues.isEmpty { return config }
-        throw ConfigError(issues: parser.issues)
+        try parse(bytes: [UInt8](data), file: file)
     }
 
     /// A probe set is a few kilobytes; anything this large is a mistake, not a configuration.
     public static let maximumFileBytes = 1 << 20
+    /// A file with thousands of mistakes gets the first few and a count, not megabytes of messages.
+    public static let maximumIssues = 20
 
-    public static func load(path: String) throws(ConfigError) -> ProbeConfig {
-        func failure(_ message: String) -> ConfigError {
-            ConfigError(issues: [ConfigIssue(file: path, path: "$", message: message)])
+    public static func parse(bytes: [UInt8], file: String) throws(ConfigError) -> ProbeConfig {
+        var parser = ConfigParser(file: file)
+        let document: JSONValue
+        do {
+            document = try JSONReader.parse(bytes, limits: JSONReader.Limits(maxBytes: maximumFileBytes))
+        } catch {
+            throw ConfigError(issues: [ConfigIssue(file: file, path: error.path, message: "not valid JSON: \(error.message) (\(error.position))")])
         }
-        #if canImport(Darwin)
-        var isDirectory: ObjCBool = false
-        #else
-        var isDirectory = false
-        #endif
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw failure("the file does not exist") }
-        #if canImport(Darwin)
-        guard !isDirectory.boolValue else { throw failure("expected a file, found a directory") }
-        #else
-        guard !isDirectory else { throw failure("expected a file, found a directory") }
-        #endif
-        // Only a regular file says its size up front, so only a regular file is read: a device
-        // (/dev/zero) or a pipe could feed us without end, or hang us waiting for a writer.
-        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: target) else {
-            throw failure("the file cannot be read")
-        }
-        guard attributes[.type] as? FileAttributeType == .typeRegular else {
-            throw failure("expected a regular file, found a device, pipe or socket")
-        }
-        if let size = attributes[.size] as? Int, size > maximumFileBytes {
-            throw failure("expected at most \(maximumFileBytes) bytes; the file is larger")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else { throw failure("the file cannot be read") }
-        guard data.count <= maximumFileBytes else { throw failure("expected at most \(maximumFileBytes) bytes; the file is larger") }
-        return try parse(data, file: path)
+        parser.document = document
+        let config = parser.config(from: document)
+        if let config, parser.issueCount == 0 { return config }
+        throw ConfigError(issues: parser.issues, omitted: parser.issueCount - parser.issues.count)
     }
 
-    /// JSONDecoder only says "not valid JSON"; JSONSyntax says where, as a byte offset,
-    /// which people read better as a line and column.
-    static func syntaxError(in data: Data, _ error: Error) -> String {
-        if let failure = JSONSyntax.firstError(in: Array(data)) {
-            guard let offset = failure.offset else { return failure.message }
-            let before = data.prefix(offset)
-            let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
-            let column = offset - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
-            return "\(failure.message) (line \(line), column \(column))"
-        }
-        if case DecodingError.dataCorrupted(let context) = error { return context.debugDescription }
-        return String(describing: error)
-    }
+    /// Every issue found, including those not kept beyond `maximumIssues`.
+    private var issueCount = 0
+    private var document: JSONValue?
+    /// Where each value is, by JSON path; made at the first issue, so a valid file never pays for it.
+    private var positions: [String: JSONPosition]?
 
     private mutating func fail(_ path: String, _ message: String) {
-        issues.append(ConfigIssue(file: file, path: path, message: message))
+        issueCount += 1
+        guard issues.count < Self.maximumIssues else { return }
+        issues.append(ConfigIssue(file: file, path: path, message: message, position: position(of: path)))
+    }
+
+    /// The position of the value at `path`, or for a missing key, of the object that lacks it.
+    private mutating func position(of path: String) -> JSONPosition? {
+        if positions == nil, let document { positions = Self.positions(in: document) }
+        var path = Substring(path)
+        while !path.isEmpty {
+            if let position = positions?[String(path)] { return position }
+            guard let cut = path.lastIndex(where: { $0 == "." || $0 == "[" }) else { return nil }
+            path = path[..<cut]
+        }
+        return nil
+    }
+
+    private static func positions(in document: JSONValue) -> [String: JSONPosition] {
+        var positions: [String: JSONPosition] = [:]
+        var pending = [(JSONPath.root, document)]
+        while let (path, value) = pending.popLast() {
+            positions[path] = value.position
+            switch value.content {
+            case .array(let items): pending += items.enumerated().map { (JSONPath.element(path, $0.offset), $0.element) }
+            case .object(let members): pending += members.map { (JSONPath.member(path, $0.key), $0.value) }
+            default: break
+            }
+        }
+        return positions
     }
 
     private mutating func object(_ value: JSONValue, at path: String, allowed: Set<String>) -> [String: JSONValue]? {
-        guard case .object(let fields) = value else {
+        guard case .object(let fields) = value.content else {
             fail(path, "expected an object, found \(value.kindName)")
             return nil
         }
         for key in fields.keys.sorted() where !allowed.contains(key) {
-            fail("\(path).\(key)", "unknown key; expected one of: \(allowed.sorted().joined(separator: ", "))")
+            fail(JSONPath.member(path, key), "unknown key; expected one of: \(allowed.sorted().joined(separator: ", "))")
         }
         return fields
     }
@@ -103,7 +98,7 @@ public struct ConfigParser {
             if required { fail("\(path).\(key)", "missing; expected a string") }
             return nil
         }
-        guard case .string(let text) = value else {
+        guard case .string(let text) = value.content else {
             fail("\(path).\(key)", "expected a string, found \(value.kindName)")
             return nil
         }
@@ -113,7 +108,7 @@ public struct ConfigParser {
     private mutating func number(_ fields: [String: JSONValue], _ key: String, at path: String, range: ClosedRange<Double>, integer: Bool) -> Double? {
         guard let value = fields[key] else { return nil }
         let what = integer ? "an integer" : "a number"
-        guard case .number(let number) = value else {
+        guard case .number(let number) = value.content else {
             fail("\(path).\(key)", "expected \(what) from \(Self.show(range.lowerBound)) to \(Self.show(range.upperBound)), found \(value.kindName)")
             return nil
         }
@@ -130,7 +125,7 @@ public struct ConfigParser {
 
     private mutating func config(from document: JSONValue) -> ProbeConfig? {
         guard let top = object(document, at: "$", allowed: Self.topKeys) else { return nil }
-        if let schema = top["$schema"], case .string = schema {} else if let schema = top["$schema"] {
+        if let schema = top["$schema"], case .string = schema.content {} else if let schema = top["$schema"] {
             fail("$.$schema", "expected a string, found \(schema.kindName)")
         }
         var config = ProbeConfig(probes: [])
@@ -144,15 +139,15 @@ public struct ConfigParser {
         if let timeout = number(top, "timeout", at: "$", range: 0.1...3_600, integer: false) { config.timeout = timeout }
         if let timeout = number(top, "probe_timeout", at: "$", range: 0.1...3_600, integer: false) { config.probeTimeout = timeout }
         if let bytes = number(top, "max_body_bytes", at: "$", range: 256...1_048_576, integer: true) { config.maxBodyBytes = Int(bytes) }
-        let quorumIssuesBefore = issues.count
+        let quorumIssuesBefore = issueCount
         let quorum = number(top, "quorum", at: "$", range: 1...1_000, integer: true)
-        let quorumSound = issues.count == quorumIssuesBefore
-        let probeIssuesBefore = issues.count
+        let quorumSound = issueCount == quorumIssuesBefore
+        let probeIssuesBefore = issueCount
         config.probes = probes(top["probes"])
         if let quorum { config.quorum = Int(quorum) }
         let operators = config.operatorCount
         // Judged only on a sound probe list: a dropped probe would make the count, and so the message, wrong.
-        if quorumSound && issues.count == probeIssuesBefore && !config.probes.isEmpty && config.quorum > operators {
+        if quorumSound && issueCount == probeIssuesBefore && !config.probes.isEmpty && config.quorum > operators {
             if quorum == nil {
                 fail("$.quorum", "missing, so the default \(config.quorum) applies, but there are only \(operators) distinct probe operator(s); set \"quorum\" to at most \(operators)")
             } else {
@@ -167,7 +162,7 @@ public struct ConfigParser {
             fail("$.probes", "missing; expected a non-empty array of probes")
             return []
         }
-        guard case .array(let items) = value else {
+        guard case .array(let items) = value.content else {
             fail("$.probes", "expected a non-empty array of probes, found \(value.kindName)")
             return []
         }
@@ -178,7 +173,7 @@ public struct ConfigParser {
         for (index, item) in items.enumerated() {
             let path = "$.probes[\(index)]"
             // Names are compared even on probes with other mistakes, so a duplicate is never hidden by them.
-            if case .object(let fields) = item, case .string(let name)? = fields["name"] {
+            if case .object(let fields) = item.content, case .string(let name)? = fields["name"]?.content {
                 if let first = seen[name] {
                     fail("\(path).name", "duplicate name \"\(name)\" (first used by $.probes[\(first)])")
                 } else {
@@ -224,26 +219,28 @@ public struct ConfigParser {
     private mutating func expectation(_ value: JSONValue, at path: String) -> Expectation? {
         guard let fields = object(value, at: path, allowed: Self.expectKeys) else { return nil }
         var statuses: [Int] = []
-        switch fields["status"] {
+        let statusValue = fields["status"]
+        switch statusValue?.content {
         case nil:
             fail("\(path).status", "missing; expected an array of HTTP status codes (100-599)")
         case .array(let items)? where !items.isEmpty:
             for (index, item) in items.enumerated() {
-                if case .number(let code) = item, code.rounded() == code, (100...599).contains(code) {
+                if case .number(let code) = item.content, code.rounded() == code, (100...599).contains(code) {
                     statuses.append(Int(code))
                 } else {
                     fail("\(path).status[\(index)]", "expected an HTTP status code (100-599), found \(item.kindName == "a number" ? Self.describeNumber(item) : item.kindName)")
                 }
             }
-        case let other?:
-            fail("\(path).status", "expected a non-empty array of HTTP status codes (100-599), found \(other.kindName == "an array" ? "an empty array" : other.kindName)")
+        case .some:
+            let found = statusValue.map { $0.kindName == "an array" ? "an empty array" : $0.kindName } ?? "nothing"
+            fail("\(path).status", "expected a non-empty array of HTTP status codes (100-599), found \(found)")
         }
         var body: BodyRule?
         if let bodyValue = fields["body"], let bodyFields = object(bodyValue, at: "\(path).body", allowed: Self.bodyKeys) {
             if bodyFields.count != 1 {
                 fail("\(path).body", "expected exactly one of \"exact\", \"prefix\", \"contains\", found \(bodyFields.count)")
             } else if let (kind, text) = bodyFields.first.map({ ($0.key, $0.value) }) {
-                if case .string(let literal) = text {
+                if case .string(let literal) = text.content {
                     body = kind == "exact" ? .exact(literal) : kind == "prefix" ? .prefix(literal) : .contains(literal)
                 } else {
                     fail("\(path).body.\(kind)", "expected a string, found \(text.kindName)")
@@ -263,7 +260,7 @@ public struct ConfigParser {
     }
 
     private static func describeNumber(_ value: JSONValue) -> String {
-        if case .number(let number) = value { return show(number) }
+        if case .number(let number) = value.content { return show(number) }
         return value.kindName
     }
 }

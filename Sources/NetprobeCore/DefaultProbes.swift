@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// The built-in probe set: a byte-for-byte copy of the repository's `probes.json`,
 /// so the binary alone works. A test fails when the two differ (`make default-probes` rewrites this file).
 public enum DefaultProbes {
@@ -61,7 +55,7 @@ public enum DefaultProbes {
 
     public static func config() -> ProbeConfig {
         do {
-            return try ConfigParser.parse(Data(json.utf8), file: "(built-in probes.json)")
+            return try ConfigParser.parse(bytes: Array(json.utf8), file: "(built-in probes.json)")
         } catch {
             preconditionFailure("the built-in probes.json is invalid: \(error)")
         }

@@ -1,43 +1,46 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+/// Where a value (or a mistake) is in a JSON text: what an editor shows, so a person can go there.
+public struct JSONPosition: Sendable, Equatable, CustomStringConvertible {
+    /// 1-based line.
+    public var line: Int
+    /// 1-based column in Unicode scalars (a UTF-8 BOM does not count).
+    public var column: Int
+    /// 0-based byte offset into the text as given.
+    public var offset: Int
 
-/// A parsed JSON document that keeps the distinctions validation needs
-/// (bool vs number, integer vs fraction) so errors can say exactly what was found.
-public enum JSONValue: Sendable, Equatable, Decodable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
+    public init(line: Int, column: Int, offset: Int) {
+        self.line = line
+        self.column = column
+        self.offset = offset
     }
 
-    public static func parse(_ data: Data) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: data)
+    public var description: String { "line \(line), column \(column)" }
+}
+
+/// A parsed JSON value and where it starts. It keeps the distinctions validation needs
+/// (bool vs number, integer vs fraction) so errors can say exactly what was found.
+/// Only `JSONReader` makes these from text: there is no second way in.
+public struct JSONValue: Sendable, Equatable {
+    public indirect enum Content: Sendable, Equatable {
+        case null
+        case bool(Bool)
+        case number(Double)
+        case string(String)
+        case array([JSONValue])
+        /// Keys are unique: the reader rejects a document that repeats one.
+        case object([String: JSONValue])
+    }
+
+    public var content: Content
+    public var position: JSONPosition
+
+    public init(_ content: Content, at position: JSONPosition) {
+        self.content = content
+        self.position = position
     }
 
     /// How a person would name this kind of value in an error message.
     public var kindName: String {
-        switch self {
+        switch content {
         case .null: return "null"
         case .bool: return "a boolean"
         case .number: return "a number"
@@ -45,5 +48,39 @@ public enum JSONValue: Sendable, Equatable, Decodable {
         case .array: return "an array"
         case .object: return "an object"
         }
+    }
+}
+
+/// JSONPath-style locations (`$.probes[2].name`), the form every config error uses.
+public enum JSONPath {
+    public static let root = "$"
+
+    public static func member(_ parent: String, _ key: String) -> String {
+        // A key that is not a plain word would make `.key` ambiguous (`a.b`, `x[0]`): quote it.
+        let plain = !key.isEmpty && key.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x5F || byte == 0x2D || byte == 0x24
+        }
+        return plain ? "\(parent).\(key)" : "\(parent)[\(quoted(key))]"
+    }
+
+    public static func element(_ parent: String, _ index: Int) -> String { "\(parent)[\(index)]" }
+
+    /// A JSON string literal of `text` (quotes, backslashes and controls escaped).
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 }

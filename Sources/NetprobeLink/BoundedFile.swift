@@ -1,29 +1,15 @@
 import Glibc
+import NetprobeCore
 
-/// Reads small text files (resolv.conf, sysfs attributes) without trusting
-/// their size: at most `limit` bytes are read, so a huge or endless file
-/// (a FIFO, /dev/zero) cannot stall or exhaust us.
+/// Reads small text files (resolv.conf, sysfs attributes, DHCP state) without trusting
+/// them: through CheckedFile, so only a regular file is read, the open never blocks (a FIFO)
+/// and at most `limit` bytes are read whatever size the file claims (/proc says 0).
 public enum BoundedFile {
-    /// The first `limit` bytes of a file, or nil when it cannot be opened (or, with
-    /// `regularFileOnly`, is not a regular file: DHCP state files are never devices).
-    public static func bytes(_ path: String, limit: Int = 64 * 1024, regularFileOnly: Bool = false) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        if regularFileOnly {
-            var info = stat()
-            guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < limit {
-            let wanted = min(chunk.count, limit - bytes.count)
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, wanted) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
-        return bytes
+    /// The first `limit` bytes of a regular file, or nil when it cannot be opened or is not
+    /// a regular file. `regularFileOnly` is kept for existing callers: every file is now
+    /// required to be regular (sysfs attributes and resolv.conf are), so it changes nothing.
+    public static func bytes(_ path: String, limit: Int = 64 * 1024, regularFileOnly: Bool = true) -> [UInt8]? {
+        try? CheckedFile.read(path, limit: limit, overflow: .truncate)
     }
 
     public static func read(_ path: String, limit: Int = 64 * 1024) -> String? {

@@ -31,7 +31,13 @@ private func bad(_ label: String, _ json: String, _ path: String, _ says: String
 
 @Suite struct ConfigErrorTests {
     static let cases: [ConfigErrorCase] = [
-        bad("invalid JSON", #"{"version":1,"probes":["#, "$", "not valid JSON"),
+        // A syntax error names the place where reading stopped, not just the document.
+        bad("invalid JSON", #"{"version":1,"probes":["#, "$.probes[0]", "not valid JSON", "unexpected end of input", "line 1, column 24"),
+        bad("duplicate key", doc([probe(), probe(name: "q", url: "http://b.example/", extra: #","url":"http://c.example/""#)]),
+            "$.probes[1].url", "not valid JSON", "duplicate key \"url\"", "line 1, column 138"),
+        bad("duplicate top-level key", #"{"version":1,"quorum":1,"version":1,"probes":[]}"#, "$.version", "duplicate key"),
+        // RFC 8259 has no trailing commas; the JSONDecoder this replaced accepted them.
+        bad("trailing comma", doc([probe(), second + ","]), "$.probes", "not valid JSON", "a trailing comma before ']'"),
         bad("top level is an array", "[1, 2]", "$", "expected an object", "an array"),
         bad("missing version", #"{"probes":[\#(probe())],"quorum":1}"#, "$.version", "missing", "1"),
         bad("wrong version", doc(top: #""version":2,"quorum":1"#), "$.version", "expected 1", "found 2"),
@@ -117,7 +123,10 @@ private func bad(_ label: String, _ json: String, _ path: String, _ says: String
         for fragment in c.says {
             #expect(issue.message.contains(fragment), "message \"\(issue.message)\" lacks \"\(fragment)\"")
         }
-        #expect(issue.description == TerminalText.escape("/etc/netprobe/probes.json: \(c.path): \(issue.message)", limit: 4096))
+        let place = issue.position.map { " (line \($0.line), column \($0.column))" } ?? ""
+        #expect(issue.description == TerminalText.escape("/etc/netprobe/probes.json: \(c.path): \(issue.message)", limit: 4096) + place)
+        // Syntax errors say where in their message; every other issue carries the place of the value.
+        #expect(issue.message.hasPrefix("not valid JSON") == (issue.position == nil), "\(issue)")
         // What is printed never carries a raw control character from the file.
         #expect(!issue.description.unicodeScalars.contains { $0.properties.generalCategory == .control })
     }
@@ -222,4 +231,63 @@ private func bad(_ label: String, _ json: String, _ path: String, _ says: String
     } catch {
         #expect(error.issues[0].message == "expected a regular file, found a device, pipe or socket")
     }
+}
+
+@Test func aUTF16FileIsRefusedAsNotUTF8() throws {
+    let bytes: [UInt8] = [0xFF, 0xFE] + Array(#"{"version":1}"#.utf8).flatMap { [$0, 0] }
+    do {
+        _ = try ConfigParser.parse(bytes: bytes, file: "p.json")
+        Issue.record("a UTF-16 file was accepted")
+    } catch {
+        #expect(error.issues.map(\.message) == ["not valid JSON: the text is UTF-16 or UTF-32 (it starts with a byte order mark); JSON must be UTF-8 (line 1, column 1)"])
+    }
+}
+
+/// 300,000 bad probes: the first issues and a count, not 64 MB of messages.
+@Test func thousandsOfMistakesAreCappedWithACount() throws {
+    let count = 300_000
+    let text = #"{"version":1,"quorum":1,"probes":["# + Array(repeating: "{}", count: count).joined(separator: ",") + "]}"
+    #expect(text.utf8.count <= ConfigParser.maximumFileBytes)
+    do {
+        _ = try ConfigParser.parse(bytes: Array(text.utf8), file: "p.json")
+        Issue.record("300,000 empty probes were accepted")
+    } catch {
+        // "at most 64 probes", then name, url and expect missing in each probe.
+        let total = 1 + 3 * count
+        #expect(error.issues.count == ConfigParser.maximumIssues)
+        #expect(error.omitted == total - ConfigParser.maximumIssues)
+        #expect(error.issues.first?.message == "expected at most 64 probes, found \(count)")
+        let lines = error.description.split(separator: "\n")
+        #expect(lines.count == ConfigParser.maximumIssues + 1)
+        #expect(lines.last == "... and \(total - ConfigParser.maximumIssues) more")
+    }
+}
+
+/// Each issue names the line and column of the value it is about, or of the object missing a key.
+@Test func issuesSayWhereTheValueIs() throws {
+    let text = """
+        {
+          "version": 1, "quorum": 1,
+          "probes": [
+            {"name": "a", "url": "ftp://a.example/", "expect": {"status": [204, 700]}},
+            {"name": "b", "expect": {"status": [204]}}
+          ]
+        }
+        """
+    do {
+        _ = try ConfigParser.parse(bytes: Array(text.utf8), file: "p.json")
+        Issue.record("accepted")
+    } catch {
+        let places = error.issues.map { "\($0.path) \($0.position?.description ?? "-")" }
+        #expect(places == ["$.probes[0].url line 4, column 26", "$.probes[0].expect.status[1] line 4, column 73",
+                           "$.probes[1].url line 5, column 5"])
+        #expect(error.issues[0].description == #"p.json: $.probes[0].url: expected an absolute http:// or https:// URL with a host, found "ftp://a.example/" (line 4, column 26)"#)
+    }
+}
+
+/// A path of 5,000 bytes stays whole in its own error message.
+@Test func aLongFileNameIsNotCut() {
+    let file = "/" + String(repeating: "d/", count: 2_500) + "p.json"
+    let issue = ConfigIssue(file: file, path: "$", message: "the file does not exist")
+    #expect(issue.description == "\(file): $: the file does not exist")
 }

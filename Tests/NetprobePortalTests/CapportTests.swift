@@ -27,6 +27,9 @@ import Testing
         "{}", #"{"user-portal-url": "https://x.example/"}"#,
         #"{"captive": "true"}"#, #"{"captive": 1}"#, #"{"captive": null}"#, #"{"captive": [true]}"#,
         #"{"captive": true"#, #"{"captive": true} trailing"#,
+        // Readers that keep the first and readers that keep the last disagree: neither is taken.
+        #"{"captive": false, "captive": true}"#, #"{"captive": true, "captive": true}"#,
+        #"{"captive": true,}"#,
     ]
 
     @Test(arguments: rejected)
@@ -109,7 +112,9 @@ import Testing
         (observation(status: nil, error: .tls), "SSL certificate problem"),
         (observation(contentType: "text/html"), "media type text/html, expected application/captive+json"),
         (observation(truncated: true), "answer larger than 16384 bytes"),
-        (observation(body: "<html>"), "answer is not JSON"),
+        (observation(body: "<html>"), "answer is not JSON: expected a value, found '<' at $ (line 1, column 1)"),
+        (observation(body: #"{"captive": false, "captive": true}"#),
+         #"answer is not JSON: duplicate key "captive" (each key may appear once in an object) at $.captive (line 1, column 20)"#),
         (observation(body: #"{"captive": "yes"}"#), "\"captive\" is a string, not a boolean"),
     ])
     func failures(_ observation: ProbeObservation, _ error: String) {

@@ -39,10 +39,17 @@ public enum CapportParser {
     /// lets the registry grow).
     public static func parse(_ bytes: [UInt8]) -> Result<CapportAnswer, CapportError> {
         guard bytes.count <= maxBytes else { return .failure(.invalid("answer larger than \(maxBytes) bytes")) }
-        guard let value = try? JSONValue.parse(Data(bytes)) else { return .failure(.invalid("answer is not JSON")) }
-        guard case .object(let fields) = value else { return .failure(.invalid("answer is \(value.kindName), not an object")) }
+        let value: JSONValue
+        do {
+            // Depth 8: an answer is one flat object; anything deeper is not worth walking.
+            value = try JSONReader.parse(bytes, limits: JSONReader.Limits(maxBytes: maxBytes, maxDepth: 8))
+        } catch {
+            // A repeated "captive" is refused here: readers that take the first and the last would disagree.
+            return .failure(.invalid("answer is not JSON: \(error)"))
+        }
+        guard case .object(let fields) = value.content else { return .failure(.invalid("answer is \(value.kindName), not an object")) }
         guard let captiveValue = fields["captive"] else { return .failure(.invalid("answer has no \"captive\" key")) }
-        guard case .bool(let captive) = captiveValue else {
+        guard case .bool(let captive) = captiveValue.content else {
             return .failure(.invalid("\"captive\" is \(captiveValue.kindName), not a boolean"))
         }
         var answer = CapportAnswer(captive: captive)
@@ -50,19 +57,19 @@ public enum CapportParser {
         answer.venueInfoURL = url(fields["venue-info-url"], schemes: ["https", "http"])
         answer.secondsRemaining = count(fields["seconds-remaining"])
         answer.bytesRemaining = count(fields["bytes-remaining"])
-        if case .bool(let extend)? = fields["can-extend-session"] { answer.canExtendSession = extend }
+        if case .bool(let extend)? = fields["can-extend-session"]?.content { answer.canExtendSession = extend }
         return .success(answer)
     }
 
     static func url(_ value: JSONValue?, schemes: Set<String>) -> String? {
-        guard case .string(let text)? = value, URLRules.httpHost(text) != nil,
+        guard case .string(let text)? = value?.content, URLRules.httpHost(text) != nil,
               let scheme = URLComponents(string: text)?.scheme?.lowercased(), schemes.contains(scheme) else { return nil }
         return text
     }
 
     /// A non-negative whole number that fits in 53 bits (what JSON carries exactly); fractions are cut.
     static func count(_ value: JSONValue?) -> Int? {
-        guard case .number(let number)? = value, number.isFinite, number >= 0, number <= 9_007_199_254_740_991 else { return nil }
+        guard case .number(let number)? = value?.content, number.isFinite, number >= 0, number <= 9_007_199_254_740_991 else { return nil }
         return Int(number.rounded(.down))
     }
 }

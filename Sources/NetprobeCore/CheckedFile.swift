@@ -1,0 +1,110 @@
+import SystemPackage
+
+/// The one way netprobe reads a file it is pointed at. Opened once (so what is checked is
+/// what is read: no stat-then-open race), non-blocking (a FIFO cannot hang the open) and
+/// close-on-exec (a hook never inherits it); then `fstat` on the open descriptor: only a
+/// regular file is read, and one whose size is over the cap is refused before a byte is read.
+/// The read itself stops at the cap whatever the size said: files under /proc say 0.
+public enum CheckedFile {
+    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        case cannotOpen(Errno)
+        case notRegularFile(Kind)
+        case tooLarge(limit: Int)
+        case cannotRead(Errno)
+
+        public var description: String {
+            switch self {
+            case .cannotOpen(let errno): return "cannot open: \(errno.description)"
+            case .notRegularFile(let kind): return "not a regular file (\(kind.rawValue))"
+            case .tooLarge(let limit): return "larger than \(limit) bytes"
+            case .cannotRead(let errno): return "cannot read: \(errno.description)"
+            }
+        }
+    }
+
+    /// What a path that is not a regular file turned out to be.
+    public enum Kind: String, Sendable, Equatable {
+        case directory = "a directory"
+        case device = "a device"
+        case pipe = "a pipe"
+        case socket = "a socket"
+        case symbolicLink = "a symbolic link"
+        case other = "not a file"
+    }
+
+    /// What to do with bytes beyond the cap.
+    public enum Overflow: Sendable {
+        /// The file is refused (`tooLarge`): a configuration cut short is a different configuration.
+        case refuse
+        /// The first `limit` bytes are the answer (a sysfs attribute, resolv.conf).
+        case truncate
+    }
+
+    /// At most `limit` bytes of the regular file at `path`. `followSymlinks: false` adds
+    /// O_NOFOLLOW for files that are never links (state files in a directory netprobe names).
+    public static func read(_ path: String, limit: Int, overflow: Overflow = .refuse,
+                            followSymlinks: Bool = true) throws(Failure) -> [UInt8] {
+        let descriptor = try open(path, followSymlinks: followSymlinks)
+        defer { try? descriptor.close() }
+        let size = try check(descriptor)
+        if overflow == .refuse, size > Int64(limit) { throw .tooLarge(limit: limit) }
+        // One byte past the cap tells "exactly the cap" from "more".
+        let wanted = overflow == .refuse ? limit + 1 : limit
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(min(wanted, max(Int(clamping: size) + 1, 512)))
+        do {
+            try withUnsafeTemporaryAllocation(byteCount: 16 * 1024, alignment: 1) { chunk in
+                // Whole chunks, even near the cap: some files refuse odd sizes (/proc/self/pagemap
+                // reads in units of 8 bytes and answers EINVAL to a read of one).
+                while bytes.count < wanted {
+                    let count = try descriptor.read(into: chunk, retryOnInterrupt: true)
+                    if count == 0 { break }
+                    bytes.append(contentsOf: chunk[..<min(count, wanted - bytes.count)])
+                }
+            }
+        } catch {
+            throw .cannotRead(error as? Errno ?? .ioError)
+        }
+        if overflow == .refuse, bytes.count > limit { throw .tooLarge(limit: limit) }
+        return bytes
+    }
+
+    /// Checks without reading: for a file handed by path to a library that will open it itself
+    /// (a CA bundle for libcurl). What it opens can still change after this; what this rules
+    /// out is the honest mistake: a directory, a FIFO, a device, a huge file.
+    public static func check(_ path: String, limit: Int) throws(Failure) {
+        let descriptor = try open(path, followSymlinks: true)
+        defer { try? descriptor.close() }
+        if try check(descriptor) > Int64(limit) { throw .tooLarge(limit: limit) }
+    }
+
+    private static func open(_ path: String, followSymlinks: Bool) throws(Failure) -> FileDescriptor {
+        var options: FileDescriptor.OpenOptions = [.nonBlocking, .closeOnExec]
+        if !followSymlinks { options.insert(.noFollow) }
+        do {
+            return try FileDescriptor.open(FilePath(path), .readOnly, options: options, retryOnInterrupt: true)
+        } catch {
+            // O_NOFOLLOW on a link fails with ELOOP: say what it was.
+            if !followSymlinks, error as? Errno == .tooManySymbolicLinkLevels { throw .notRegularFile(.symbolicLink) }
+            throw .cannotOpen(error as? Errno ?? .noSuchFileOrDirectory)
+        }
+    }
+
+    /// The size `fstat` reports for the open descriptor, which must be a regular file.
+    private static func check(_ descriptor: FileDescriptor) throws(Failure) -> Int64 {
+        let status: Stat
+        do {
+            status = try descriptor.stat(retryOnInterrupt: true)
+        } catch {
+            throw .cannotRead(error)
+        }
+        switch status.type {
+        case .regular: return status.size
+        case .directory: throw .notRegularFile(.directory)
+        case .characterSpecial, .blockSpecial: throw .notRegularFile(.device)
+        case .fifo: throw .notRegularFile(.pipe)
+        case .socket: throw .notRegularFile(.socket)
+        default: throw .notRegularFile(.other)
+        }
+    }
+}
