@@ -23,7 +23,7 @@ struct LibraryLoadingTests {
     }
 
     @Test(arguments: [
-        ["--json"], ["path", "--json"], ["config", "check"], ["--help"], ["--version"], ["wait", "--timeout", "0.2"],
+        ["--json"], ["path", "--json"], ["config", "check"], ["--help"], ["--version"],
     ])
     func whatSendsNothingNeverLoadsLibcurl(arguments: [String]) throws {
         let sandbox = try Sandbox()
