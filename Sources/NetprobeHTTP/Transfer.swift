@@ -91,6 +91,10 @@ final class Transfer {
         }
         if let caBundle = request.caBundle {
             try set(CURLOPT_CAINFO, caBundle)
+        } else if let directory = SystemTrust.hashedDirectory {
+            // The hashed directory alone: NULL CAINFO keeps libcurl from also loading its whole bundle.
+            try set(CURLOPT_CAPATH, directory)
+            try check(netprobe_easy_setopt_pointer(handle, CURLOPT_CAINFO, nil), "CURLOPT_CAINFO")
         }
         try setHeaders()
         try check(netprobe_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), "CURLOPT_ERRORBUFFER")
