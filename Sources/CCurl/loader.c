@@ -9,9 +9,11 @@ struct netprobe_curl_api netprobe_curl;
 static const char soname[] = "libcurl.so.4";
 
 int netprobe_curl_load(char *message, size_t size) {
-    /* RTLD_LOCAL: libcurl's symbols serve this table only. RTLD_NOW: a libcurl too old for
-     * one of our entry points fails here, whole, rather than at some later call. */
-    void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    /* RTLD_LOCAL: libcurl's symbols serve this table only. RTLD_LAZY, not RTLD_NOW: NOW would
+     * bind every import of libcurl and its thirty-odd dependencies (GnuTLS, Kerberos, LDAP ...)
+     * at load, ~17 million instructions, where a check calls a few hundred of them. A libcurl
+     * too old for one of our entry points still fails here, whole: each is looked up below. */
+    void *library = dlopen(soname, RTLD_LAZY | RTLD_LOCAL);
     if (library == NULL) {
         const char *why = dlerror();
         snprintf(message, size, "cannot load %s: %s; install libcurl4", soname, why ? why : "unknown error");
