@@ -6,10 +6,23 @@ import NetprobeCore
 /// answer moved is the change worth checking at once rather than after the debounce.
 extension Checker {
     /// One path's gate, named the way `--all-paths` names paths (nil, nil: the machine's path).
+    /// Only whether it lets probes through, and where, is kept: a path down for another
+    /// reason (no link -> no default route) is still down, a change worth no haste.
     struct PathGate: Equatable {
         var interface: String?
         var family: AddressFamily?
-        var gate: GateResult
+        var open: Open?
+
+        struct Open: Equatable {
+            var families: Set<AddressFamily>
+            var interfaces: [String]
+        }
+
+        init(interface: String? = nil, family: AddressFamily? = nil, gate: GateResult) {
+            self.interface = interface
+            self.family = family
+            if case .pass(let families, let interfaces) = gate { open = Open(families: families, interfaces: interfaces) }
+        }
     }
 
     /// The gates of the paths a check with `options` would answer for.
@@ -31,8 +44,9 @@ extension Checker {
         return gates
     }
 
-    /// True when the gate's answer now differs from the last check's (or there was none,
-    /// or the kernel cannot be read: the check will say so).
+    /// True when the gate's answer now differs from the last check's: a path opened, closed,
+    /// or opened elsewhere (or there was no check yet, or the kernel cannot be read: the
+    /// check will say so).
     public func gateMoved(_ options: CheckOptions) -> Bool {
         guard let lastGates, let snapshot = try? snapshot() else { return true }
         return Self.gates(options, snapshot: snapshot) != lastGates
