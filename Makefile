@@ -34,8 +34,11 @@ deb: deb-deps
 build: deps
 	$(SWIFT) build
 
+# The Swift runtime is linked in (--static-swift-stdlib): binding its ten shared libraries
+# at every start cost more than the rest of an offline check. See bench/results.md.
+RELEASE_FLAGS ?= --static-swift-stdlib
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release $(RELEASE_FLAGS)
 
 # Build and run one check on the built-in default probes.
 # A verdict (online 0, offline 1, portal 2) is an answer, not a failed make; errors (64/70/78) still fail.

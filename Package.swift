@@ -13,11 +13,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.0"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
+        // libcurl's headers (libcurl4-openssl-dev) at build time; libcurl.so.4 itself is
+        // dlopened on the first transfer (loader.c), so the binary does not link it.
+        .target(name: "CCurl"),
         .systemLibrary(
             name: "CNetlink",
             pkgConfig: "libnl-route-3.0",

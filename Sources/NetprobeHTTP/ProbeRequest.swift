@@ -40,6 +40,8 @@ public struct ProbeRequest: Sendable, Equatable {
 /// Why the HTTP layer itself could not be set up. Failures of single probes are
 /// never thrown: they are reported in `ProbeObservation.transportError`.
 public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// libcurl.so.4 could not be loaded or lacks an entry point (the loader's text).
+    case libraryUnavailable(String)
     /// curl_global_init failed (libcurl's CURLcode and its text).
     case globalInitFailed(code: Int, message: String)
     /// curl_multi_init returned NULL (out of memory).
@@ -47,6 +49,8 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
+        case let .libraryUnavailable(message):
+            return message
         case let .globalInitFailed(code, message):
             return "libcurl global initialisation failed (CURLcode \(code)): \(message)"
         case .multiInitFailed:

@@ -26,7 +26,7 @@ public final class ProbeRunner {
     /// Initialises libcurl for the process (once, whoever comes first) and creates the multi handle.
     public init(userAgent: String = ProbeRunner.defaultUserAgent) throws(HTTPError) {
         try CurlGlobal.ensureInitialized()
-        guard let multi = curl_multi_init() else { throw .multiInitFailed }
+        guard let multi = netprobe_multi_init() else { throw .multiInitFailed }
         // Each probe must prove its own path: never multiplex it onto another probe's connection.
         _ = netprobe_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_NOTHING))
         self.multi = multi
@@ -34,7 +34,7 @@ public final class ProbeRunner {
     }
 
     deinit {
-        curl_multi_cleanup(multi)
+        netprobe_multi_cleanup(multi)
     }
 
     /// Runs all requests concurrently on libcurl's multi interface.
@@ -93,14 +93,14 @@ public final class ProbeRunner {
         var failure: TransportError?
         while !active.isEmpty && listening {
             var stillRunning: Int32 = 0
-            let performed = curl_multi_perform(multi, &stillRunning)
+            let performed = netprobe_multi_perform(multi, &stillRunning)
             guard performed == CURLM_OK else {
                 failure = Self.multiError("curl_multi_perform", performed)
                 break
             }
             // Drain every finished transfer, even after onResult said stop: those are real results.
             var queued: Int32 = 0
-            while let message = curl_multi_info_read(multi, &queued) {
+            while let message = netprobe_multi_info_read(multi, &queued) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
                     let transfer = active.removeValue(forKey: easy)
                 else { continue }
@@ -121,7 +121,7 @@ public final class ProbeRunner {
             let nextCutoff = active.values.compactMap { cutoffs[$0.request.name]?.instant }.min()
             let cutoffMs = nextCutoff.map { Transfer.milliseconds($0 - .now) } ?? leftMs
             // libcurl shortens the wait itself when one of its own timers is due sooner.
-            let polled = curl_multi_poll(multi, nil, 0, Int32(max(0, min(1000, min(leftMs, cutoffMs))).rounded(.up)), nil)
+            let polled = netprobe_multi_poll(multi, nil, 0, Int32(max(0, min(1000, min(leftMs, cutoffMs))).rounded(.up)), nil)
             guard polled == CURLM_OK else {
                 failure = Self.multiError("curl_multi_poll", polled)
                 break
@@ -164,7 +164,7 @@ public final class ProbeRunner {
     }
 
     private static func multiError(_ call: String, _ code: CURLMcode) -> TransportError {
-        internalError("\(call) failed: \(String(cString: curl_multi_strerror(code)))")
+        internalError("\(call) failed: \(String(cString: netprobe_multi_strerror(code)))")
     }
 
     private static func unsent(_ request: ProbeRequest, _ error: TransportError) -> ProbeObservation {

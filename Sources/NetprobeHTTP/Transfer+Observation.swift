@@ -61,7 +61,7 @@ extension Transfer {
         let osErrno = Int32(truncatingIfNeeded: longInfo(CURLINFO_OS_ERRNO))
         let kind = CurlErrorClassifier.kind(code: result.rawValue, osErrno: osErrno, connected: connected(observation))
         let detail = curlErrorText
-        let message = detail.isEmpty ? String(cString: curl_easy_strerror(result)) : detail
+        let message = detail.isEmpty ? String(cString: netprobe_easy_strerror(result)) : detail
         return attributed(TransportError(kind: kind, code: Int(result.rawValue), message: message),
                           osErrno: osErrno, observation: observation)
     }

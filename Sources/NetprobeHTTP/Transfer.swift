@@ -22,7 +22,7 @@ final class Transfer {
     private var multi: UnsafeMutableRawPointer?
 
     init(index: Int, request: ProbeRequest, userAgent: String, timeLimitMs: Int) throws(TransferSetupError) {
-        guard let handle = curl_easy_init() else {
+        guard let handle = netprobe_easy_init() else {
             throw TransferSetupError(code: CURLE_FAILED_INIT.rawValue, message: "curl_easy_init failed")
         }
         self.index = index
@@ -37,8 +37,8 @@ final class Transfer {
 
     deinit {
         detach()
-        curl_easy_cleanup(handle)
-        curl_slist_free_all(headerList)
+        netprobe_easy_cleanup(handle)
+        netprobe_slist_free_all(headerList)
         errorBuffer.deallocate()
     }
 
@@ -49,14 +49,14 @@ final class Transfer {
     var curlErrorText: String { String(cString: errorBuffer) }
 
     func attach(to multi: UnsafeMutableRawPointer) -> Bool {
-        guard curl_multi_add_handle(multi, handle) == CURLM_OK else { return false }
+        guard netprobe_multi_add_handle(multi, handle) == CURLM_OK else { return false }
         self.multi = multi
         return true
     }
 
     func detach() {
         guard let multi else { return }
-        curl_multi_remove_handle(multi, handle)
+        netprobe_multi_remove_handle(multi, handle)
         self.multi = nil
     }
 
@@ -91,6 +91,10 @@ final class Transfer {
         }
         if let caBundle = request.caBundle {
             try set(CURLOPT_CAINFO, caBundle)
+        } else if let directory = SystemTrust.hashedDirectory {
+            // The hashed directory alone: NULL CAINFO keeps libcurl from also loading its whole bundle.
+            try set(CURLOPT_CAPATH, directory)
+            try check(netprobe_easy_setopt_pointer(handle, CURLOPT_CAINFO, nil), "CURLOPT_CAINFO")
         }
         try setHeaders()
         try check(netprobe_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), "CURLOPT_ERRORBUFFER")
@@ -119,7 +123,7 @@ final class Transfer {
         let defaults = ["Cache-Control: no-cache", "Pragma: no-cache"]
         let overridden = Set(request.extraHeaders.map(Self.headerName))
         for line in defaults.filter({ !overridden.contains(Self.headerName($0)) }) + request.extraHeaders {
-            guard let appended = curl_slist_append(headerList, line) else {
+            guard let appended = netprobe_slist_append(headerList, line) else {
                 throw TransferSetupError(code: CURLE_OUT_OF_MEMORY.rawValue, message: "curl_slist_append failed")
             }
             headerList = appended
@@ -167,7 +171,7 @@ final class Transfer {
 
     private func check(_ code: CURLcode, _ what: String) throws(TransferSetupError) {
         guard code != CURLE_OK else { return }
-        let text = String(cString: curl_easy_strerror(code))
+        let text = String(cString: netprobe_easy_strerror(code))
         throw TransferSetupError(code: code.rawValue, message: "could not set \(what) for \(request.url): \(text)")
     }
 }

@@ -10,12 +10,16 @@ public struct PollError: Error, CustomStringConvertible {
 /// monitor, the signal self-pipe and (optionally) stdout, with a timeout that is
 /// the next timer. Between events the process is asleep in poll; nothing spins.
 ///
-/// Netlink bursts are debounced here rather than inside `PathMonitor.waitForChange`,
-/// so a signal or a closed stdout is still noticed during a burst: a change is
-/// reported once the kernel has been quiet for `debounce`, or at the latest
-/// `maximumSettle` after the burst began (a link that never stops flapping is
-/// still checked). Overflows (ENOBUFS) are reported as changes: every check takes
-/// a full fresh snapshot, which is the resynchronisation.
+/// The first change of a burst that can make a difference is reported at once: one the
+/// caller's `decisive` test accepts (the path gate's answer is no longer the last check's),
+/// or a change of the resolver configuration, which netlink never reports. The rest of
+/// the burst (events less than `debounce` apart) is debounced here rather than inside
+/// `PathMonitor.waitForChange`, so a signal or a closed stdout is still noticed during a
+/// burst: it is reported once the kernel has been quiet for `debounce`, or at the latest
+/// `maximumSettle` after the burst began (a link that never stops flapping is still
+/// checked). So a route that appears is checked at once, and a hundred flaps cost two
+/// checks, not two hundred. Overflows (ENOBUFS) are reported as changes: every check
+/// takes a full fresh snapshot, which is the resynchronisation.
 public final class ChangeWaiter {
     public enum Wake: Sendable, Equatable {
         /// The kernel's link/address/route tables changed (and have settled).
@@ -29,6 +33,7 @@ public final class ChangeWaiter {
     }
 
     private let monitor: PathMonitor
+    private let resolvConf: ResolvConfWatch?
     private let signals: SignalInbox?
     private let wakeSignals: Set<Int32>
     private let output: Int32?
@@ -37,6 +42,10 @@ public final class ChangeWaiter {
     private let clock = ContinuousClock()
     private var settleAt: ContinuousClock.Instant?
     private var burstEndsAt: ContinuousClock.Instant?
+    /// The last event, across checks: what tells a new burst from the rest of one.
+    private var lastEventAt: ContinuousClock.Instant?
+    /// This burst already had its immediate check.
+    private var burstReported = false
     /// How many times the kernel reported lost events (each answered by a full re-check).
     public private(set) var overflows = 0
 
@@ -49,6 +58,7 @@ public final class ChangeWaiter {
         } catch {
             throw .netlink(error.description)
         }
+        resolvConf = ResolvConfWatch()
         self.signals = signals
         self.wakeSignals = wakeSignals
         self.output = output
@@ -61,13 +71,16 @@ public final class ChangeWaiter {
     /// Events that arrive during the check stay queued and wake the next `next`.
     public func beginCheck() {
         consumeEvents()
+        _ = resolvConf?.consume()
         settleAt = nil
         burstEndsAt = nil
     }
 
     /// Sleeps until a settled path change, a wake signal, a closed output, or
-    /// `timer` (nil: no timer), whichever comes first.
-    public func next(until timer: ContinuousClock.Instant?) throws(PollError) -> Wake {
+    /// `timer` (nil: no timer), whichever comes first. `decisive` is asked after each batch
+    /// of kernel events whether they can change the answer (the gate's verdict); if so, the
+    /// change is reported at once instead of after the debounce.
+    public func next(until timer: ContinuousClock.Instant?, decisive: () -> Bool = { false }) throws(PollError) -> Wake {
         while true {
             if let signals, signals.hasPending(wakeSignals) { return .signal }
             let now = clock.now
@@ -82,6 +95,7 @@ public final class ChangeWaiter {
             if let signals { entries.append(pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
             // events 0: only POLLERR/POLLHUP are reported, which is all we want to know about stdout.
             if let output { entries.append(pollfd(fd: output, events: 0, revents: 0)) }
+            if let resolvConf { entries.append(pollfd(fd: resolvConf.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
             let wakeAt = [settleAt, timer].compactMap { $0 }.min()
             let milliseconds = wakeAt.map { pollMilliseconds(until: $0, now: now) } ?? -1
             let ready = poll(&entries, nfds_t(entries.count), milliseconds)
@@ -90,16 +104,27 @@ public final class ChangeWaiter {
                 throw PollError(code: errno)
             }
             if ready == 0 { continue }
-            if entries[0].revents != 0 {
-                consumeEvents()
+            if let signals, entries[1].revents != 0 { signals.collect() }
+            if output != nil, entries[signals == nil ? 1 : 2].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
+                return .outputClosed
+            }
+            let kernel = entries[0].revents != 0
+            if kernel { consumeEvents() }
+            // New resolver servers can turn a failed check around; nothing cheaper tells whether they do.
+            let resolver = resolvConf.map { entries[entries.count - 1].revents != 0 && $0.consume() } ?? false
+            if kernel || resolver {
                 let arrived = clock.now
+                if lastEventAt.map({ arrived - $0 >= debounce }) ?? true { burstReported = false }
+                lastEventAt = arrived
+                if !burstReported && (resolver || decisive()) {
+                    burstReported = true
+                    settleAt = nil
+                    burstEndsAt = nil
+                    return .pathChanged
+                }
                 let burstEnd = burstEndsAt ?? arrived + maximumSettle
                 burstEndsAt = burstEnd
                 settleAt = min(arrived + debounce, burstEnd)
-            }
-            if let signals, entries[1].revents != 0 { signals.collect() }
-            if output != nil, let last = entries.last, last.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
-                return .outputClosed
             }
         }
     }

@@ -13,6 +13,8 @@ public final class Checker {
     private let source: any PathSource
     private let makeRunner: () throws(CheckError) -> any TransferRunner
     private var runner: (any TransferRunner)?
+    /// The gates the last check saw (`gateMoved`).
+    private(set) var lastGates: [PathGate]?
 
     /// `source` and `makeRunner` default to the kernel and libcurl; the runner is made on the
     /// first round that sends anything, and reused by the rounds after it (wait and watch).
@@ -40,6 +42,7 @@ public final class Checker {
         let timestamp = Date()
         let deadline = start.advanced(by: .milliseconds(Int64(options.timeout * 1000)))
         let snapshot = try source.snapshot()
+        lastGates = Self.gates(options, snapshot: snapshot)
         let plans = options.allPaths ? PathPlan.every(options, snapshot: snapshot) : [PathPlan.machine(options, snapshot: snapshot)]
         var round = Round(plans, quorum: options.config.quorum, started: start)
         let results = round.isEmpty ? round.run(on: NoTransfers(), deadline: deadline)
@@ -62,7 +65,7 @@ public final class Checker {
         Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }
 
-    private func transferRunner() throws(CheckError) -> any TransferRunner {
+    func transferRunner() throws(CheckError) -> any TransferRunner {
         if let runner { return runner }
         let fresh = try makeRunner()
         runner = fresh

@@ -4,6 +4,8 @@ import NetprobeKit
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
+        // Named, not derived from the type name at every start (String(describing:) is costly).
+        commandName: "check",
         abstract: "One-shot verdict: online, portal or offline (the default command).",
         discussion: """
             Reads the path from the kernel; with no usable link, address or default route it answers \

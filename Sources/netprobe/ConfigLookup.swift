@@ -10,9 +10,9 @@ import NetprobeCore
 enum ConfigLookup {
     static let systemPath = "/etc/netprobe/probes.json"
 
-    static func resolve(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigError) -> (ProbeConfig, String) {
+    static func resolve(explicit: String?, environment: (String) -> String? = Environment.get) throws(ConfigError) -> (ProbeConfig, String) {
         if let explicit { return (try ConfigParser.load(path: explicit), explicit) }
-        if let fromEnvironment = environment["NETPROBE_CONFIG"], !fromEnvironment.isEmpty {
+        if let fromEnvironment = environment("NETPROBE_CONFIG"), !fromEnvironment.isEmpty {
             return (try ConfigParser.load(path: fromEnvironment), fromEnvironment)
         }
         if FileManager.default.fileExists(atPath: systemPath) {

@@ -4,6 +4,8 @@ import NetprobeKit
 
 struct Path: ParsableCommand {
     static let configuration = CommandConfiguration(
+        // Named, not derived from the type name at every start (String(describing:) is costly).
+        commandName: "path",
         abstract: "Show links, addresses, default routes and DNS servers; sends no probe traffic.",
         discussion: "The same view of the kernel that gates every check, read from netlink. Exit status 0, or 70 when netlink cannot be read."
     )

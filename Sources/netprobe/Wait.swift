@@ -13,10 +13,13 @@ struct Wait: ParsableCommand {
     static let defaultTimeout = 60.0
 
     static let configuration = CommandConfiguration(
+        // Named, not derived from the type name at every start (String(describing:) is costly).
+        commandName: "wait",
         abstract: "Block until online, or until --timeout (default 60 s for wait).",
         discussion: """
             Checks at once; while not online, re-checks as soon as the kernel reports a link, \
-            address or route change (debounced by 100 ms), and otherwise after 1, 2, 4 ... up to \
+            address or route change (at once when the change opens or closes the path, else \
+            debounced by 100 ms) or a change of /etc/resolv.conf, and otherwise after 1, 2, 4 ... up to \
             30 s. --timeout is a hard deadline for the whole wait (default 60 s, not the probe \
             set's timeout); each check gets at most the time that is left. On a terminal, a \
             progress line on stderr says what netprobe is waiting for. The last report is printed \
@@ -62,8 +65,10 @@ struct Wait: ParsableCommand {
             if !(truncated && report.reason == .timeout && last != nil) { last = report }
             guard let current = last, clock.now < deadline else { return last ?? report }
             progress.show(current)
+            // Ready to send the moment the route appears: libcurl is loaded now, not then.
+            checker.prepare()
             let timer = min(clock.now + backoff.next(), deadline)
-            if try waiter.next(until: timer) == .pathChanged { backoff.reset() }
+            if try waiter.next(until: timer, decisive: { checker.gateMoved(checkOptions) }) == .pathChanged { backoff.reset() }
             if clock.now >= deadline { return current }
         }
     }

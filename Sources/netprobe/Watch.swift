@@ -10,12 +10,15 @@ import NetprobeKit
 
 struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
+        // Named, not derived from the type name at every start (String(describing:) is costly).
+        commandName: "watch",
         abstract: "Stay running; print a record at start and whenever the state changes.",
         discussion: """
             A change is a new verdict, a new reason, or a new portal login URL. Records are JSON \
             Lines with --format json (the report plus "event", "previous", "previous_reason", \
             "changed"), else one timestamped line each. Re-checks when the kernel reports a link, \
-            address or route change (debounced by 100 ms), every 1, 2, 4 ... 30 s while not \
+            address or route change (at once when the change opens or closes a path, else \
+            debounced by 100 ms) or a change of /etc/resolv.conf, every 1, 2, 4 ... 30 s while not \
             online, and every --interval while online. Between those it sleeps in poll(2). \
             --timeout bounds each check (default: the probe set's timeout).
 
@@ -101,8 +104,10 @@ struct Watch: ParsableCommand {
             previous = report
             let delay = report.verdict == .online ? Duration.milliseconds(Int64(interval * 1000)) : backoff.next()
             let timer = clock.now + delay
+            // Ready to send the moment the path changes: libcurl is loaded now, not then.
+            checker.prepare()
             waiting: while true {
-                switch try waiter.next(until: timer) {
+                switch try waiter.next(until: timer, decisive: { checker.gateMoved(checkOptions) }) {
                 case .pathChanged:
                     backoff.reset()
                     break waiting

@@ -103,6 +103,9 @@ netns_etc() {
     : >"$e/resolv.conf"
     printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n' >"$e/hosts"
     cp "$RUN/tls/ca.crt" "$e/ssl/certs/ca-certificates.crt"
+    # Hash links, as update-ca-certificates makes them: netprobe then trusts the directory
+    # (CAPATH), not the bundle, as on a real Debian system.
+    openssl rehash "$e/ssl/certs" 2>>"$RUN/tls/openssl.log"
     [[ -f /etc/ssl/openssl.cnf ]] && cp /etc/ssl/openssl.cnf "$e/ssl/openssl.cnf"
     # Hide a machine-wide probes.json, so netprobe uses its built-in default set.
     [[ -d /etc/netprobe ]] && mkdir -p "$e/netprobe"

@@ -90,8 +90,10 @@ final class Sandbox {
     ///   - environment: added to (or replacing) the test's environment; NETPROBE_CONFIG and
     ///     NO_COLOR are removed first, so only what a test sets counts.
     ///   - tty: run on a pseudo-terminal.
+    ///   - wrapper: a command that execs netprobe (given as its trailing arguments) inside the namespace.
     func run(_ arguments: [String], network: Network = .online, servers: [String] = [],
-             environment: [String: String] = [:], tty: Bool = false, limit: Int = 60) throws -> Run {
+             environment: [String: String] = [:], tty: Bool = false, limit: Int = 60,
+             wrapper prefix: [String] = []) throws -> Run {
         let binary = try NetprobeBinary.path()
         runs += 1
         let out = path("run\(runs).stdout"), err = path("run\(runs).stderr"), stats = path("stats")
@@ -113,7 +115,7 @@ final class Sandbox {
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = wrapper + ["--", binary] + arguments
+        process.arguments = wrapper + ["--"] + prefix + [binary] + arguments
         process.environment = env
         process.standardInput = FileHandle.nullDevice
         let outHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: out))

@@ -1,0 +1,151 @@
+#ifndef NETPROBE_CCURL_SHIM_H
+#define NETPROBE_CCURL_SHIM_H
+
+/*
+ * libcurl, loaded on first use, behind typed wrappers.
+ *
+ * The binary does not link libcurl: a check that sends nothing (no route, `path`,
+ * `config check`, --help) must not pay for loading it and its thirty-odd
+ * dependencies. netprobe_curl_load() dlopens libcurl.so.4 once and resolves every
+ * entry point netprobe uses into one table of function pointers, typed from
+ * <curl/curl.h> itself (__typeof__), so a mismatch is a compile error.
+ *
+ * Swift cannot call C variadic functions, and libcurl reads each option's
+ * argument with va_arg using the type the option's documentation names
+ * (long, curl_off_t, char *, void *, function pointer). Passing the wrong type
+ * is undefined behaviour, so there is exactly one wrapper per argument type
+ * and the Swift side picks the one matching the option.
+ *
+ * Call nothing here before netprobe_curl_load() returned 0.
+ */
+
+#include <stddef.h>
+#include <curl/curl.h>
+
+struct netprobe_curl_api {
+    __typeof__(curl_global_init) *global_init;
+    __typeof__(curl_easy_init) *easy_init;
+    __typeof__(curl_easy_cleanup) *easy_cleanup;
+    __typeof__(curl_easy_setopt) *easy_setopt;
+    __typeof__(curl_easy_getinfo) *easy_getinfo;
+    __typeof__(curl_easy_strerror) *easy_strerror;
+    __typeof__(curl_multi_init) *multi_init;
+    __typeof__(curl_multi_cleanup) *multi_cleanup;
+    __typeof__(curl_multi_setopt) *multi_setopt;
+    __typeof__(curl_multi_add_handle) *multi_add_handle;
+    __typeof__(curl_multi_remove_handle) *multi_remove_handle;
+    __typeof__(curl_multi_perform) *multi_perform;
+    __typeof__(curl_multi_poll) *multi_poll;
+    __typeof__(curl_multi_info_read) *multi_info_read;
+    __typeof__(curl_multi_strerror) *multi_strerror;
+    __typeof__(curl_slist_append) *slist_append;
+    __typeof__(curl_slist_free_all) *slist_free_all;
+};
+
+/* Filled by netprobe_curl_load; read-only afterwards. */
+extern struct netprobe_curl_api netprobe_curl;
+
+/*
+ * Loads libcurl.so.4 and resolves the table. Returns 0 on success; otherwise -1
+ * with what went wrong (dlerror's text) in `message`. Not thread-safe: the Swift
+ * side calls it exactly once (a global `let`).
+ */
+int netprobe_curl_load(char *message, size_t size);
+
+/* curl_global_init with the default flags (the macro is not importable everywhere). */
+static inline CURLcode netprobe_curl_global_init(void) {
+    return netprobe_curl.global_init(CURL_GLOBAL_DEFAULT);
+}
+
+/* ---- plain entry points -------------------------------------------------- */
+
+static inline CURL *netprobe_easy_init(void) { return netprobe_curl.easy_init(); }
+static inline void netprobe_easy_cleanup(CURL *handle) { netprobe_curl.easy_cleanup(handle); }
+static inline const char *netprobe_easy_strerror(CURLcode code) { return netprobe_curl.easy_strerror(code); }
+static inline CURLM *netprobe_multi_init(void) { return netprobe_curl.multi_init(); }
+static inline CURLMcode netprobe_multi_cleanup(CURLM *multi) { return netprobe_curl.multi_cleanup(multi); }
+static inline CURLMcode netprobe_multi_add_handle(CURLM *multi, CURL *handle) {
+    return netprobe_curl.multi_add_handle(multi, handle);
+}
+static inline CURLMcode netprobe_multi_remove_handle(CURLM *multi, CURL *handle) {
+    return netprobe_curl.multi_remove_handle(multi, handle);
+}
+static inline CURLMcode netprobe_multi_perform(CURLM *multi, int *running) {
+    return netprobe_curl.multi_perform(multi, running);
+}
+static inline CURLMcode netprobe_multi_poll(CURLM *multi, struct curl_waitfd *extra, unsigned int count,
+                                            int timeout_ms, int *ready) {
+    return netprobe_curl.multi_poll(multi, extra, count, timeout_ms, ready);
+}
+static inline CURLMsg *netprobe_multi_info_read(CURLM *multi, int *queued) {
+    return netprobe_curl.multi_info_read(multi, queued);
+}
+static inline const char *netprobe_multi_strerror(CURLMcode code) { return netprobe_curl.multi_strerror(code); }
+static inline struct curl_slist *netprobe_slist_append(struct curl_slist *list, const char *line) {
+    return netprobe_curl.slist_append(list, line);
+}
+static inline void netprobe_slist_free_all(struct curl_slist *list) { netprobe_curl.slist_free_all(list); }
+
+/* ---- curl_easy_setopt ---------------------------------------------------- */
+
+static inline CURLcode netprobe_easy_setopt_long(CURL *handle, CURLoption option, long value) {
+    return netprobe_curl.easy_setopt(handle, option, value);
+}
+
+static inline CURLcode netprobe_easy_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value) {
+    return netprobe_curl.easy_setopt(handle, option, value);
+}
+
+/* libcurl copies every string option (since 7.17), so the pointer may be temporary. */
+static inline CURLcode netprobe_easy_setopt_string(CURL *handle, CURLoption option, const char *value) {
+    return netprobe_curl.easy_setopt(handle, option, value);
+}
+
+/* Object options (CURLOPT_*DATA, CURLOPT_PRIVATE, CURLOPT_ERRORBUFFER): must outlive the handle's use. */
+static inline CURLcode netprobe_easy_setopt_pointer(CURL *handle, CURLoption option, void *value) {
+    return netprobe_curl.easy_setopt(handle, option, value);
+}
+
+/* CURLOPT_HTTPHEADER and friends: the list must outlive the handle's use. */
+static inline CURLcode netprobe_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
+    return netprobe_curl.easy_setopt(handle, option, value);
+}
+
+/* CURLOPT_WRITEFUNCTION and CURLOPT_HEADERFUNCTION share this signature. */
+static inline CURLcode netprobe_easy_setopt_write_callback(CURL *handle, CURLoption option, curl_write_callback value) {
+    return netprobe_curl.easy_setopt(handle, option, value);
+}
+
+/* ---- curl_easy_getinfo --------------------------------------------------- */
+
+static inline CURLcode netprobe_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
+    return netprobe_curl.easy_getinfo(handle, info, value);
+}
+
+static inline CURLcode netprobe_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value) {
+    return netprobe_curl.easy_getinfo(handle, info, value);
+}
+
+/* The returned string is owned by the handle: copy it before curl_easy_cleanup. */
+static inline CURLcode netprobe_easy_getinfo_string(CURL *handle, CURLINFO info, char **value) {
+    return netprobe_curl.easy_getinfo(handle, info, value);
+}
+
+static inline CURLcode netprobe_easy_getinfo_double(CURL *handle, CURLINFO info, double *value) {
+    return netprobe_curl.easy_getinfo(handle, info, value);
+}
+
+/* ---- curl_multi_setopt --------------------------------------------------- */
+
+static inline CURLMcode netprobe_multi_setopt_long(CURLM *handle, CURLMoption option, long value) {
+    return netprobe_curl.multi_setopt(handle, option, value);
+}
+
+/* ---- CURLMsg ------------------------------------------------------------- */
+
+/* CURLMsg.data is a union; read the CURLcode member of a CURLMSG_DONE message in C. */
+static inline CURLcode netprobe_msg_result(const CURLMsg *message) {
+    return message->data.result;
+}
+
+#endif /* NETPROBE_CCURL_SHIM_H */

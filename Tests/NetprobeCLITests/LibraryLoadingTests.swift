@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// libcurl is dlopened on the first transfer, never at exec: what sends nothing must not
+/// load it. The dynamic loader itself is the witness (LD_DEBUG=files lists every object it
+/// maps, dlopened ones included), so these tests see what really happened, not a flag.
+@Suite(.timeLimit(.minutes(2)))
+struct LibraryLoadingTests {
+    /// Runs netprobe with the loader's log on; returns the run and whether libcurl was loaded.
+    private func traced(_ arguments: [String], network: Network = .loopbackOnly, servers: [String] = [],
+                        in sandbox: Sandbox) throws -> (Run, loadedCurl: Bool) {
+        let logs = sandbox.path("ld-\(arguments.first ?? "none")-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
+        // Every process of the run writes LOG.PID; only netprobe could ever map libcurl.
+        let run = try sandbox.run(arguments, network: network, servers: servers,
+                                  environment: ["LD_DEBUG": "files", "LD_DEBUG_OUTPUT": logs + "/ld"])
+        let files = try FileManager.default.contentsOfDirectory(atPath: logs)
+        #expect(!files.isEmpty, "the loader wrote no log: LD_DEBUG is not honoured here")
+        let loaded = try files.contains { name in
+            try String(contentsOfFile: logs + "/" + name, encoding: .utf8).contains("file=libcurl.so.4")
+        }
+        return (run, loaded)
+    }
+
+    @Test(arguments: [
+        ["--json"], ["path", "--json"], ["config", "check"], ["--help"], ["--version"],
+    ])
+    func whatSendsNothingNeverLoadsLibcurl(arguments: [String]) throws {
+        let sandbox = try Sandbox()
+        let (run, loadedCurl) = try traced(arguments, in: sandbox)
+        #expect(run.status <= 1, "\(run)")
+        #expect(!loadedCurl, "libcurl was loaded by netprobe \(arguments.joined(separator: " "))")
+    }
+
+    /// The control: the same trace does see libcurl when a probe is really sent.
+    @Test func aCheckThatSendsLoadsLibcurl() throws {
+        let sandbox = try Sandbox()
+        let config = try sandbox.write(ProbeSet.healthy(3))
+        let (run, loadedCurl) = try traced(["--json", "--config", config], network: .online,
+                                           servers: [ProbeSet.httpServer], in: sandbox)
+        #expect(run.status == 0, "\(run)")
+        #expect(loadedCurl)
+    }
+
+    /// Without a loadable libcurl.so.4 (here: /dev/null mounted over it, in the test's own mount
+    /// namespace), what sends nothing still works, and a check that must send says why it cannot.
+    @Test func aMissingLibcurlIsExit70WithWhatToInstall() throws {
+        let sandbox = try Sandbox()
+        let config = try sandbox.write(ProbeSet.healthy(3))
+        let hide = ["/bin/sh", "-c",
+                    "lib=$(ldconfig -p | awk '/libcurl\\.so\\.4 /{print $NF; exit}') && mount --bind /dev/null \"$lib\" && exec \"$@\"",
+                    "hide-libcurl"]
+        let offline = try sandbox.run(["--json", "--config", config], network: .noRoute, wrapper: hide)
+        #expect(offline.status == 1, "\(offline)")
+        let online = try sandbox.run(["--json", "--config", config], network: .online, wrapper: hide)
+        #expect(online.status == 70, "\(online)")
+        #expect(online.stderr.contains("cannot load libcurl.so.4"), "\(online)")
+        #expect(online.stderr.contains("install libcurl4"), "\(online)")
+        #expect(online.stdout.isEmpty, "\(online)")
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+extension LabSuite {
+    /// `wait` reacts to what can change its answer at once: the route that opens the path, and
+    /// the resolver configuration a DHCP client writes after it (which netlink never reports).
+    @Suite("netprobe wait reacts at once")
+    struct ReactionTests {
+        /// libcurl mapped into the process: `wait` readied its transfer engine and is sleeping.
+        private func enginePrepared(_ pid: Int32) -> Bool {
+            // Read to the end: procfs files report size 0, which whole-file readers take at its word.
+            guard let maps = FileHandle(forReadingAtPath: "/proc/\(pid)/maps") else { return false }
+            defer { try? maps.close() }
+            return String(decoding: maps.readDataToEndOfFile(), as: UTF8.self).contains("libcurl.so.4")
+        }
+
+        @Test func aDefaultRouteIsCheckedWithoutDebounce() throws {
+            let lab = try Lab(defaultRoute: false)
+            defer { lab.close() }
+            let wait = try lab.netprobe(["wait", "--config", lab.config, "--timeout", "30", "--json"])
+            defer { wait.stop() }
+            #expect(Poll.until(timeout: 10) { enginePrepared(wait.pid) }, "wait never loaded libcurl while offline")
+            let added = Date()
+            try lab.ip("route", "add", "default", "via", "198.51.100.1", "dev", "v0")
+            #expect(wait.waitForExit(timeout: 15) == 0)
+            let reaction = Date().timeIntervalSince(added)
+            print("wait reaction, prepared engine, from `ip route add` to exit: \(String(format: "%.0f", reaction * 1000)) ms")
+            // The old fixed debounce alone was 100 ms; `ip` itself and two loopback probes take a few.
+            #expect(reaction < 0.1)
+        }
+
+        @Test func aResolvConfWrittenAfterTheRouteIsPickedUpAtOnce() throws {
+            let lab = try Lab(defaultRoute: false)
+            defer {
+                lab.close()
+                lab.removeResolvConf()
+            }
+            let (wrong, wrongLog) = try lab.dnsServer(on: "127.0.0.2", answering: false)
+            defer { kill(wrong, SIGTERM) }
+            let (right, _) = try lab.dnsServer(on: "127.0.0.1", answering: true)
+            defer { kill(right, SIGTERM) }
+            try lab.writeResolvConf("nameserver 127.0.0.2\n")
+            let wait = try lab.netprobe(["wait", "--config", try lab.configByName(), "--timeout", "30", "--json"])
+            defer { wait.stop() }
+            #expect(Poll.until(timeout: 10) { enginePrepared(wait.pid) })
+            try lab.ip("route", "add", "default", "via", "198.51.100.1", "dev", "v0")
+            // The check the route triggered asked the server resolv.conf named, and learnt nothing.
+            #expect(Poll.until(timeout: 5) { ((try? String(contentsOfFile: wrongLog, encoding: .utf8)) ?? "").contains("probe.test") })
+            #expect(wait.isRunning)
+            let written = Date()
+            try lab.writeResolvConf("nameserver 127.0.0.1\n")
+            #expect(wait.waitForExit(timeout: 15) == 0)
+            let reaction = Date().timeIntervalSince(written)
+            print("wait reaction, from writing resolv.conf to exit: \(String(format: "%.0f", reaction * 1000)) ms")
+            let report = try Record.parse(try #require(wait.lines.last))
+            #expect(report.verdict == "online")
+            // The backoff re-check after the failed check would come 1 s after it.
+            #expect(reaction < 0.5)
+        }
+    }
+}
