@@ -1,6 +1,38 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+import NetprobeCore
+import NetprobeKit
 
+/// The entry point: swift-argument-parser's own `main()` prints its errors ("Unknown option
+/// '\e[2J'", "The value '...' is invalid") with the command line's bytes raw. Here every
+/// message it renders goes through the one terminal escaper; exit statuses stay its own
+/// (64 for a bad command line, 0 for --help and --version).
 @main
+enum Entry {
+    static func main() {
+        do {
+            var command = try Netprobe.parseAsRoot()
+            try command.run()
+        } catch {
+            exit(Self.report(error))
+        }
+    }
+
+    /// Prints what the parser would print for `error`, escaped; returns the exit status.
+    static func report(_ error: Error) -> Int32 {
+        let status = Netprobe.exitCode(for: error).rawValue
+        let message = Netprobe.fullMessage(for: error)
+        if !message.isEmpty {
+            let text = TerminalText.escapeLines(message) + "\n"
+            // Help and version are answers (stdout); everything else is a complaint (stderr).
+            FileOutput.write(text, to: status == 0 ? STDOUT_FILENO : STDERR_FILENO)
+        }
+        return status
+    }
+}
+
 struct Netprobe: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "netprobe",
