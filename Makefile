@@ -9,7 +9,8 @@ SYSCONFDIR ?= /etc
 RELEASE_BIN = .build/release/netprobe
 DEBUG_BIN = .build/debug/netprobe
 
-.PHONY: all deps test-deps build release run check unit lab lint bench soak install uninstall ecosystem clean default-probes
+.PHONY: all deps test-deps build release run check unit lab lint bench soak install uninstall ecosystem clean default-probes \
+	hostile check-sanitized
 
 all: build
 
@@ -37,6 +38,7 @@ check: test-deps
 	$(MAKE) --no-print-directory lint
 	NETPROBE_BIN=$(CURDIR)/$(DEBUG_BIN) lab/test
 	NETPROBE_BIN=$(CURDIR)/$(DEBUG_BIN) Tests/ecosystem/run
+	NETPROBE_BIN=$(CURDIR)/$(DEBUG_BIN) Tests/hostile/run
 
 unit: deps
 	$(SWIFT) test
@@ -55,6 +57,11 @@ bench: test-deps release
 soak: test-deps release
 	@status=0; NETPROBE_BIN=$(CURDIR)/$(RELEASE_BIN) bench/soak > bench/soak-results.txt 2>&1 || status=$$?; \
 	cat bench/soak-results.txt; exit $$status
+
+# The hostile-input corpus alone (Tests/hostile): `make hostile CASES="timeout- srv-"` for some.
+hostile: test-deps
+	$(SWIFT) build
+	NETPROBE_BIN=$(CURDIR)/$(DEBUG_BIN) Tests/hostile/run $(CASES)
 
 ecosystem: test-deps
 	$(SWIFT) build

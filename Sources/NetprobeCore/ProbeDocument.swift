@@ -44,7 +44,7 @@ struct ProbeDocument: Encodable {
         let observation = evidence.observation
         try container.encode(NetworkText.jsonValue(evidence.spec.name), forKey: .name)
         try container.encode(NetworkText.jsonValue(evidence.spec.url), forKey: .url)
-        try container.encode(evidence.spec.operatorName, forKey: .operatorName)
+        try container.encode(NetworkText.jsonValue(evidence.spec.operatorName), forKey: .operatorName)
         try container.encode(evidence.outcome, forKey: .outcome)
         try container.encode(evidence.errorClass, forKey: .errorClass)
         try container.encode(evidence.skipReason, forKey: .skipReason)

@@ -12,12 +12,30 @@ import NetprobeKit
 @main
 enum Entry {
     static func main() {
+        if let option = overlongOption(CommandLine.arguments) {
+            // Refused before the parser sees it: its "did you mean" search is quadratic in the
+            // name's length (a 128 KiB option costs it seconds of CPU).
+            let shown = TerminalText.escape(option, limit: 64)
+            FileOutput.write("Error: Unknown option '\(shown)'\nUsage: netprobe --help\n", to: STDERR_FILENO)
+            exit(ExitStatus.usage)
+        }
         do {
             var command = try Netprobe.parseAsRoot()
             try command.run()
         } catch {
             exit(Self.report(error))
         }
+    }
+
+    /// An option name longer than any netprobe has (64 bytes), before `--exec` or `--` (after
+    /// them, arguments belong to the hook).
+    static func overlongOption(_ arguments: [String]) -> String? {
+        for argument in arguments.dropFirst() {
+            if argument == "--" || argument == "--exec" || argument.hasPrefix("--exec=") { return nil }
+            guard argument.hasPrefix("-"), let name = argument.split(separator: "=", maxSplits: 1).first else { continue }
+            if name.utf8.count > 64 { return argument }
+        }
+        return nil
     }
 
     /// Prints what the parser would print for `error`, escaped; returns the exit status.
