@@ -58,6 +58,16 @@ soak: test-deps release
 	@status=0; NETPROBE_BIN=$(CURDIR)/$(RELEASE_BIN) bench/soak > bench/soak-results.txt 2>&1 || status=$$?; \
 	cat bench/soak-results.txt; exit $$status
 
+# The unit, loopback, CLI and wait/watch tests (swift test) under AddressSanitizer, then
+# ThreadSanitizer, each in its own scratch path (.build-asan, .build-tsan: gitignored) so the
+# plain build stays incremental. The CLI tests find the instrumented netprobe next to their
+# bundle. Not in `make check` or CI: it costs two more full builds (see README, Development).
+check-sanitized: test-deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
+
 # The hostile-input corpus alone (Tests/hostile): `make hostile CASES="timeout- srv-"` for some.
 hostile: test-deps
 	$(SWIFT) build
@@ -131,4 +141,4 @@ default-probes:
 	scripts/embed-default-probes
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-asan .build-tsan
