@@ -29,9 +29,14 @@ public enum TerminalText {
     /// the line breaks between them kept. Text that went through it once comes out unchanged
     /// the second time (no control characters are left to escape), so an edge may apply it
     /// to messages whose parts were escaped already.
-    public static func escapeLines(_ text: String) -> String {
+    /// `keepTabs`: for text that may lay out columns with tabs (help, completion scripts).
+    public static func escapeLines(_ text: String, keepTabs: Bool = false) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { escape(String($0), limit: Int.max) }
+            .map { line in
+                guard keepTabs else { return escape(String(line), limit: Int.max) }
+                return line.split(separator: "\t", omittingEmptySubsequences: false)
+                    .map { escape(String($0), limit: Int.max) }.joined(separator: "\t")
+            }
             .joined(separator: "\n")
     }
 

@@ -43,8 +43,9 @@ enum Entry {
         let status = Netprobe.exitCode(for: error).rawValue
         let message = Netprobe.fullMessage(for: error)
         if !message.isEmpty {
-            let text = TerminalText.escapeLines(message) + "\n"
-            // Help and version are answers (stdout); everything else is a complaint (stderr).
+            // Help, version and completion scripts are answers (stdout, tabs kept for their
+            // layout); everything else is a complaint (stderr).
+            let text = TerminalText.escapeLines(message, keepTabs: status == 0) + "\n"
             FileOutput.write(text, to: status == 0 ? STDOUT_FILENO : STDERR_FILENO)
         }
         return status

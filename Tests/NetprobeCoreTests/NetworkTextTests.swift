@@ -28,6 +28,7 @@ import Testing
         #expect(once == "Error: Unknown option '--\\x1b[31m'\nUsage: netprobe\\t\\u{009b}")
         #expect(TerminalText.escapeLines(once) == once)
         #expect(!once.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+        #expect(TerminalText.escapeLines("a\tb\u{1B}\nc", keepTabs: true) == "a\tb\\x1b\nc")
     }
 
     @Test func portalMarkupKeepsC1ReferencesAsWritten() throws {
