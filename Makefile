@@ -13,7 +13,7 @@ VERSION := $(shell scripts/version)
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null)
 
 .PHONY: all deps test-deps deb-deps deb build release run check unit lab lint bench soak install uninstall ecosystem clean default-probes \
-	fuzz fuzz-ci fuzz-build
+	fuzz fuzz-ci fuzz-build hostile check-sanitized
 
 all: build
 
@@ -56,6 +56,7 @@ check: test-deps
 	scripts/build-deb
 	NETPROBE_BIN=$(CURDIR)/$(DEBUG_BIN) lab/test
 	NETPROBE_BIN=$(CURDIR)/$(DEBUG_BIN) Tests/ecosystem/run
+	NETPROBE_BIN=$(CURDIR)/$(DEBUG_BIN) Tests/hostile/run
 
 unit: deps
 	$(SWIFT) test
@@ -74,6 +75,23 @@ bench: test-deps release
 soak: test-deps release
 	@status=0; NETPROBE_BIN=$(CURDIR)/$(RELEASE_BIN) bench/soak > bench/soak-results.txt 2>&1 || status=$$?; \
 	cat bench/soak-results.txt; exit $$status
+
+# The unit, loopback, CLI and wait/watch tests (swift test) under AddressSanitizer, then
+# ThreadSanitizer, each in its own scratch path (.build-asan, .build-tsan: gitignored) so the
+# plain build stays incremental. The CLI tests find the instrumented netprobe next to their
+# bundle. LeakSanitizer is off: swift-argument-parser and XCTest leave allocations at exit
+# that it reports (and then exits 1, failing every exit-status assertion). Not in `make check`
+# or CI: it costs two more full builds (see README, Development).
+check-sanitized: test-deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
+
+# The hostile-input corpus alone (Tests/hostile): `make hostile CASES="timeout- srv-"` for some.
+hostile: test-deps
+	$(SWIFT) build
+	NETPROBE_BIN=$(CURDIR)/$(DEBUG_BIN) Tests/hostile/run $(CASES)
 
 ecosystem: test-deps
 	$(SWIFT) build
@@ -173,4 +191,4 @@ default-probes:
 	scripts/embed-default-probes
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-asan .build-tsan

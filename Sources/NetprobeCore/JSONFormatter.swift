@@ -150,7 +150,7 @@ struct ReportDocument: Encodable {
         try container.encode(report.reason.rawValue, forKey: .reason)
         try container.encode(report.portal.map(PortalDocument.init), forKey: .portal)
         try container.encode(report.partial, forKey: .partial)
-        try container.encode(report.partialError, forKey: .partialError)
+        try container.encode(NetworkText.jsonValue(report.partialError), forKey: .partialError)
         try container.encode(report.proxy, forKey: .proxy)
         try container.encode(report.dnsHijack, forKey: .dnsHijack)
         try container.encode(report.dnsCanary.map(CanaryDocument.init), forKey: .dnsCanary)

@@ -38,12 +38,13 @@ struct ProbeDocument: Encodable {
         case totalMs = "total_ms"
     }
 
+    /// Header values, error texts and names may carry what a server sent: controls filtered (`NetworkText`).
     func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         let observation = evidence.observation
-        try container.encode(evidence.spec.name, forKey: .name)
-        try container.encode(evidence.spec.url, forKey: .url)
-        try container.encode(evidence.spec.operatorName, forKey: .operatorName)
+        try container.encode(NetworkText.jsonValue(evidence.spec.name), forKey: .name)
+        try container.encode(NetworkText.jsonValue(evidence.spec.url), forKey: .url)
+        try container.encode(NetworkText.jsonValue(evidence.spec.operatorName), forKey: .operatorName)
         try container.encode(evidence.outcome, forKey: .outcome)
         try container.encode(evidence.errorClass, forKey: .errorClass)
         try container.encode(evidence.skipReason, forKey: .skipReason)
@@ -55,15 +56,15 @@ struct ProbeDocument: Encodable {
         try container.encode(Classifier.dnsHijack(evidence), forKey: .dnsHijack)
         try container.encode(observation.map { Rounding.ms($0.timings.totalMs) }, forKey: .durationMs)
         let error = observation?.transportError.flatMap { $0.kind == .cancelled ? nil : $0.message }
-        try container.encode(error, forKey: .error)
+        try container.encode(NetworkText.jsonValue(error), forKey: .error)
         try container.encode(observation?.proxy, forKey: .proxy)
-        try container.encode(observation?.proxyAuthRealm, forKey: .proxyAuthRealm)
+        try container.encode(NetworkText.jsonValue(observation?.proxyAuthRealm), forKey: .proxyAuthRealm)
         if let observation {
             var headers = container.nestedContainer(keyedBy: HeaderKeys.self, forKey: .headers)
-            try headers.encode(observation.header("location"), forKey: .location)
-            try headers.encode(observation.header("content-type"), forKey: .contentType)
-            try headers.encode(observation.header("content-length"), forKey: .contentLength)
-            try headers.encode(observation.header("via"), forKey: .via)
+            try headers.encode(NetworkText.jsonValue(observation.header("location")), forKey: .location)
+            try headers.encode(NetworkText.jsonValue(observation.header("content-type")), forKey: .contentType)
+            try headers.encode(NetworkText.jsonValue(observation.header("content-length")), forKey: .contentLength)
+            try headers.encode(NetworkText.jsonValue(observation.header("via")), forKey: .via)
             var timings = container.nestedContainer(keyedBy: TimingKeys.self, forKey: .timings)
             try timings.encode(Rounding.ms(observation.timings.dnsMs), forKey: .dnsMs)
             try timings.encode(Rounding.ms(observation.timings.connectMs), forKey: .connectMs)

@@ -82,9 +82,10 @@ struct MetricWriter {
         }
     }
 
+    /// Label values may be a portal's URL or a probe's name: controls filtered first (`NetworkText`).
     static func escape(_ value: String) -> String {
         var out = ""
-        for character in value {
+        for character in NetworkText.labelValue(value) {
             switch character {
             case "\\": out += "\\\\"
             case "\"": out += "\\\""

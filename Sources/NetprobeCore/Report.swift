@@ -129,7 +129,8 @@ public enum PortalLocator {
         guard !trimmed.isEmpty, let baseURL = URL(string: base), let url = URL(string: trimmed, relativeTo: baseURL) else { return nil }
         let absolute = url.absoluteString
         // "http:", "http:///x" and the like resolve to URLs with no host: nothing a person could open.
-        guard URLRules.httpHost(absolute) != nil else { return nil }
+        // Read as a browser would: portals send sloppy URLs, and this one is only shown.
+        guard URLRules.httpHost(absolute, strict: false) != nil else { return nil }
         return absolute
     }
 }

@@ -25,6 +25,21 @@ public enum TerminalText {
         return out
     }
 
+    /// A message of several lines for stderr or stdout: every line escaped as `escape` does,
+    /// the line breaks between them kept. Text that went through it once comes out unchanged
+    /// the second time (no control characters are left to escape), so an edge may apply it
+    /// to messages whose parts were escaped already.
+    /// `keepTabs`: for text that may lay out columns with tabs (help, completion scripts).
+    public static func escapeLines(_ text: String, keepTabs: Bool = false) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { line in
+                guard keepTabs else { return escape(String(line), limit: Int.max) }
+                return line.split(separator: "\t", omittingEmptySubsequences: false)
+                    .map { escape(String($0), limit: Int.max) }.joined(separator: "\t")
+            }
+            .joined(separator: "\n")
+    }
+
     private static func hex(_ value: UInt32, width: Int) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: max(0, width - digits.count)) + digits

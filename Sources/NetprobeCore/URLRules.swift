@@ -5,8 +5,13 @@ import Foundation
 #endif
 
 enum URLRules {
-    /// The host of an absolute http(s) URL, or nil when the URL is anything else.
-    static func httpHost(_ text: String) -> String? {
+    /// The host of an absolute http(s) URL, or nil when the URL is anything else. `strict`
+    /// (the default, for URLs netprobe is given) also requires RFC 3986 syntax (`URLSyntax`);
+    /// URLs a portal sends (Location, meta refresh) are read as browsers read them.
+    static func httpHost(_ text: String, strict: Bool = true) -> String? {
+        if strict {
+            guard let parts = URLSyntax.parse(text), parts.scheme == "http" || parts.scheme == "https" else { return nil }
+        }
         guard text.count <= 2048,
               !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || Self.isControlOrFormat($0) }),
               let components = URLComponents(string: text),

@@ -18,6 +18,9 @@ enum CurlErrorClassifier {
     ///   - connected: a TCP connection to the server was made (then "unsupported protocol"
     ///     is the server answering in something that is not HTTP, not a bad URL scheme).
     static func kind(code: UInt32, osErrno: Int32, connected: Bool) -> TransportErrorKind {
+        // CURLE_TOO_LARGE (libcurl 8.6+; not in every header we build against): a header line
+        // or header block over libcurl's limit. The far side broke HTTP.
+        if code == tooLarge { return .proto }
         switch CURLcode(rawValue: code) {
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             return .dns
@@ -46,12 +49,20 @@ enum CurlErrorClassifier {
             return .proto
         case CURLE_UNSUPPORTED_PROTOCOL:
             return connected ? .proto : .other
+        // libcurl before 8.6 refuses one header line over CURL_MAX_HTTP_HEADER (100 KiB)
+        // as out of memory ("Rejected ... bytes header"): from a peer we are talking to, that
+        // is its answer's fault, not ours.
+        case CURLE_OUT_OF_MEMORY where connected:
+            return .proto
         case CURLE_ABORTED_BY_CALLBACK:
             return .cancelled
         default:
             return .other
         }
     }
+
+    /// CURLE_TOO_LARGE's stable number.
+    static let tooLarge: UInt32 = 100
 
     /// What libcurl knew about a failed transfer that went through a proxy.
     struct ProxiedFailure {

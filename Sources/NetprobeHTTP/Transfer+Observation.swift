@@ -55,9 +55,11 @@ extension Transfer {
     }
 
     private func transportError(for result: CURLcode, observation: ProbeObservation) -> TransportError? {
-        if result == CURLE_OK { return nil }
-        // We stopped reading on purpose at the body cap: the answer itself was fine.
-        if result == CURLE_WRITE_ERROR && bodyWasTruncated { return nil }
+        // A complete answer (or one we stopped reading on purpose at the body cap) can
+        // still be broken HTTP that libcurl let through.
+        if result == CURLE_OK || (result == CURLE_WRITE_ERROR && bodyWasTruncated) {
+            return Framing.error(headers: collectedHeaders).map { attributed($0, osErrno: 0, observation: observation) }
+        }
         let osErrno = Int32(truncatingIfNeeded: longInfo(CURLINFO_OS_ERRNO))
         let kind = CurlErrorClassifier.kind(code: result.rawValue, osErrno: osErrno, connected: connected(observation))
         let detail = curlErrorText

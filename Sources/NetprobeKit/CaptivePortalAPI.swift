@@ -21,8 +21,9 @@ struct CaptivePortalAPI {
             return CapportReport(uri: found.uri, source: found.source, interface: found.interface, state: .unrestricted)
         }
         guard Self.isHTTPS(found.uri) else {
+            // The same for --capport-url as for a DHCP announcement: not asked, and said why.
             return CapportReport(uri: found.uri, source: found.source, interface: found.interface, state: .failed,
-                                 error: "not an https URL: RFC 8908 requires the API to be served over TLS")
+                                 error: Self.notHTTPSError)
         }
         return nil
     }
@@ -47,6 +48,9 @@ struct CaptivePortalAPI {
     static func isHTTPS(_ uri: String) -> Bool {
         CapportReport.isHTTPS(uri)
     }
+
+    /// The report's error for a URI that is not https (RFC 8908 section 2: the API is served over TLS).
+    public static let notHTTPSError = "not queried: not an https URL (RFC 8908 requires the API to be served over TLS)"
 }
 
 extension CaptivePortalAPI {

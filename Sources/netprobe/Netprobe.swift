@@ -1,6 +1,57 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+import NetprobeCore
+import NetprobeKit
 
+/// The entry point: swift-argument-parser's own `main()` prints its errors ("Unknown option
+/// '\e[2J'", "The value '...' is invalid") with the command line's bytes raw. Here every
+/// message it renders goes through the one terminal escaper; exit statuses stay its own
+/// (64 for a bad command line, 0 for --help and --version).
 @main
+enum Entry {
+    static func main() {
+        if let option = overlongOption(CommandLine.arguments) {
+            // Refused before the parser sees it: its "did you mean" search is quadratic in the
+            // name's length (a 128 KiB option costs it seconds of CPU).
+            let shown = TerminalText.escape(option, limit: 64)
+            FileOutput.write("Error: Unknown option '\(shown)'\nUsage: netprobe --help\n", to: STDERR_FILENO)
+            exit(ExitStatus.usage)
+        }
+        do {
+            var command = try Netprobe.parseAsRoot()
+            try command.run()
+        } catch {
+            exit(Self.report(error))
+        }
+    }
+
+    /// An option name longer than any netprobe has (64 bytes), before `--exec` or `--` (after
+    /// them, arguments belong to the hook).
+    static func overlongOption(_ arguments: [String]) -> String? {
+        for argument in arguments.dropFirst() {
+            if argument == "--" || argument == "--exec" || argument.hasPrefix("--exec=") { return nil }
+            guard argument.hasPrefix("-"), let name = argument.split(separator: "=", maxSplits: 1).first else { continue }
+            if name.utf8.count > 64 { return argument }
+        }
+        return nil
+    }
+
+    /// Prints what the parser would print for `error`, escaped; returns the exit status.
+    static func report(_ error: Error) -> Int32 {
+        let status = Netprobe.exitCode(for: error).rawValue
+        let message = Netprobe.fullMessage(for: error)
+        if !message.isEmpty {
+            // Help, version and completion scripts are answers (stdout, tabs kept for their
+            // layout); everything else is a complaint (stderr).
+            let text = TerminalText.escapeLines(message, keepTabs: status == 0) + "\n"
+            FileOutput.write(text, to: status == 0 ? STDOUT_FILENO : STDERR_FILENO)
+        }
+        return status
+    }
+}
+
 struct Netprobe: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "netprobe",

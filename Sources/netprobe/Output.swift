@@ -32,13 +32,14 @@ enum Output {
         FileOutput.write(text.hasSuffix("\n") ? text : text + "\n", to: STDOUT_FILENO)
     }
 
-    /// Text for stderr as it is (no "netprobe:" prefix).
+    /// Text for stderr (no "netprobe:" prefix), through the terminal escaper like every message.
     static func writeError(_ text: String) {
-        FileOutput.write(text.hasSuffix("\n") ? text : text + "\n", to: STDERR_FILENO)
+        let escaped = TerminalText.escapeLines(text)
+        FileOutput.write(escaped.hasSuffix("\n") ? escaped : escaped + "\n", to: STDERR_FILENO)
     }
 
     static func fail(_ message: String, status: Int32) -> ExitCode {
-        FileOutput.write("netprobe: \(message)\n", to: STDERR_FILENO)
+        FileOutput.write("netprobe: \(TerminalText.escapeLines(message))\n", to: STDERR_FILENO)
         return ExitCode(status)
     }
 }

@@ -32,13 +32,16 @@ struct ProbeOptions: ParsableArguments {
     @Flag(name: .customShort("6"), help: "Only IPv6.")
     var ipv6Only = false
 
-    @Option(name: .long, help: ArgumentHelp("Hard deadline in seconds, fractions allowed. check: for the whole command (default: the probe set's \"timeout\", 10 for the built-in set); wait: for the whole wait (default 60); watch: for each check.", valueName: "seconds"))
+    // `.unconditional`: `--timeout -1` is a value to refuse as out of range, not a missing value.
+    @Option(name: .long, parsing: .unconditional,
+            help: ArgumentHelp("Hard deadline in decimal seconds (above 0, at most 86400). check: for the whole command (default: the probe set's \"timeout\", 10 for the built-in set); wait: for the whole wait (default 60); watch: for each check.", valueName: "seconds"),
+            transform: Seconds.timeout.parse("--timeout"))
     var timeout: Double?
 
-    @Option(name: .long, help: ArgumentHelp("CA bundle for HTTPS probes (default: the system's).", valueName: "file"), completion: .file())
+    @Option(name: .long, help: ArgumentHelp("CA bundle for HTTPS probes, a regular file of at most 16 MiB (default: the system's).", valueName: "file"), completion: .file())
     var caBundle: String?
 
-    @Option(name: .long, help: ArgumentHelp("Captive Portal API (RFC 8908) to ask, an https URL; default: the one the network announced (DHCP option 114, via systemd-networkd, dhcpcd or dhclient).", valueName: "url"))
+    @Option(name: .long, help: ArgumentHelp("Captive Portal API (RFC 8908) to ask, an https URL (an http:// one is reported, not asked); default: the one the network announced (DHCP option 114, via systemd-networkd, dhcpcd or dhclient).", valueName: "url"))
     var capportURL: String?
 
     @Option(name: .long, help: ArgumentHelp("Probe through this proxy (http://, https://, socks4://, socks4a://, socks5://, socks5h://); default: the proxy curl would take from http_proxy, HTTPS_PROXY, ALL_PROXY and NO_PROXY.", valueName: "url"))
@@ -58,15 +61,14 @@ struct ProbeOptions: ParsableArguments {
         } catch {
             throw ValidationError(TerminalText.escape(error.description) + ".")
         }
-        if let timeout, !(timeout > 0 && timeout <= 86_400) {
-            throw ValidationError("--timeout must be a number of seconds above 0 and at most 86400, not \(timeout).")
-        }
+        // An http:// URL is accepted and treated as an announced one would be: not asked, and the
+        // report says why. Anything that is no http(s) URL at all is a mistake on the command line.
         if let capportURL, capportURL != CapportReport.unrestrictedURI,
-           !CapportReport.isHTTPS(capportURL) {
-            throw ValidationError("--capport-url must be an https:// URL (RFC 8908 requires TLS), not '\(TerminalText.escape(capportURL))'.")
+           !CapportReport.isHTTPS(capportURL) && !CapportReport.isPlainHTTP(capportURL) {
+            throw ValidationError("--capport-url must be an https:// URL (RFC 8908), not '\(TerminalText.escape(capportURL))'.")
         }
-        if let caBundle, !FileManager.default.isReadableFile(atPath: caBundle) {
-            throw ValidationError("--ca-bundle \(TerminalText.escape(caBundle)): no such readable file.")
+        if let caBundle, let problem = CABundleFile.problem(caBundle) {
+            throw ValidationError("--ca-bundle \(TerminalText.escape(caBundle)): \(problem).")
         }
         for name in interface where !InterfaceName.isValid(name) {
             throw ValidationError("'\(TerminalText.escape(name))' is not an interface name (1-15 bytes, no '/' or spaces).")

@@ -36,11 +36,14 @@ struct Watch: ParsableCommand {
         discussion: "Hooks find the changed path in NETPROBE_PATH_INTERFACE and NETPROBE_PATH_FAMILY."))
     var allPaths = false
 
-    @Option(help: ArgumentHelp("Seconds between re-checks while online.", valueName: "seconds"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Decimal seconds between re-checks while online (at least 0.1, at most 604800).", valueName: "seconds"),
+            transform: Seconds.interval.parse("--interval"))
     var interval: Double = 300
 
-    @Option(name: .customLong("exec-timeout"),
-            help: ArgumentHelp("Kill a hook that runs longer than this many seconds.", valueName: "seconds"))
+    @Option(name: .customLong("exec-timeout"), parsing: .unconditional,
+            help: ArgumentHelp("Kill a hook that runs longer than this many decimal seconds (above 0, at most 86400).", valueName: "seconds"),
+            transform: Seconds.execTimeout.parse("--exec-timeout"))
     var execTimeout: Double = 10
 
     @Option(name: .customLong("exec"), parsing: .remaining,
@@ -54,18 +57,12 @@ struct Watch: ParsableCommand {
 
     func validate() throws {
         if options.effectiveFormat == .prometheus { throw ValidationError("netprobe watch prints text or json, not prometheus.") }
-        guard interval >= 0.1 && interval <= 86_400 * 7 else {
-            throw ValidationError("--interval must be between 0.1 and 604800 seconds, not \(interval).")
-        }
-        guard execTimeout > 0 && execTimeout <= 86_400 else {
-            throw ValidationError("--exec-timeout must be above 0 and at most 86400 seconds, not \(execTimeout).")
-        }
         // `.remaining` accepts a bare trailing --exec as an empty list.
         if exec.first?.isEmpty ?? false || (exec.isEmpty && CommandLine.arguments.last == "--exec") {
             throw ValidationError("--exec needs a program.")
         }
         if let program = exec.first, !HookRunner.canRun(program) {
-            throw ValidationError("--exec: '\(program)' is not an executable file or a program in $PATH.")
+            throw ValidationError("--exec: '\(TerminalText.escape(program))' is not an executable file or a program in $PATH.")
         }
     }
 
@@ -142,6 +139,7 @@ struct Watch: ParsableCommand {
 
     private func runHook(_ hook: HookRunner, _ record: WatchRecord) {
         let outcome = hook.run(environment: record.environment, input: Array((record.json + "\n").utf8))
+        // The program name and errno text come from the command line and the system: escaped by Log.
         switch outcome {
         case .exited(0): break
         case .exited(let status): Log.note("hook \(hook.argv[0]) exited with status \(status)")
@@ -153,8 +151,9 @@ struct Watch: ParsableCommand {
 }
 
 /// Diagnostics on stderr; under systemd they land in the journal, apart from the records.
+/// Every message is escaped here, at the edge, whatever its parts were.
 enum Log {
     static func note(_ message: String) {
-        FileOutput.write("netprobe: \(message)\n", to: STDERR_FILENO)
+        FileOutput.write("netprobe: \(TerminalText.escapeLines(message))\n", to: STDERR_FILENO)
     }
 }

@@ -95,8 +95,12 @@ struct WatchRecord {
         return line
     }
 
-    /// What a --exec hook finds in its environment.
+    /// What a --exec hook finds in its environment (the portal URL is the network's: filtered).
     var environment: [String: String] {
+        rawEnvironment.mapValues(NetworkText.environmentValue)
+    }
+
+    private var rawEnvironment: [String: String] {
         var environment = [
             "NETPROBE_EVENT": event.rawValue,
             "NETPROBE_VERDICT": report.verdict.rawValue,

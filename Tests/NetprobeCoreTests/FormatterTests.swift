@@ -44,7 +44,7 @@ import Testing
         let quorum = try #require(json["quorum"] as? [String: Any])
         #expect(quorum["required"] as? Int == 2 && quorum["success"] as? Int == 1 && quorum["portal"] as? Int == 1)
         let portal = try #require(json["portal"] as? [String: Any])
-        #expect(portal["url"] as? String == ReportFixtures.hostileLocation)
+        #expect(portal["url"] as? String == ReportFixtures.filteredLocation)
         #expect(portal["source"] as? String == "redirect" && portal["probe"] as? String == "apple" && portal["status"] as? Int == 302)
 
         let interfaces = try #require(json["interfaces"] as? [[String: Any]])
@@ -63,13 +63,13 @@ import Testing
         let apple = probes[0]
         #expect(apple["error_class"] as? String == "redirect" && apple["status"] as? Int == 302)
         let headers = try #require(apple["headers"] as? [String: Any])
-        #expect(headers["location"] as? String == ReportFixtures.hostileLocation)
+        #expect(headers["location"] as? String == ReportFixtures.filteredLocation)
         #expect(headers["content_type"] as? String == "text/html")
         #expect(Set(headers.keys) == ["location", "content_type", "content_length", "via"])
         let timings = try #require(apple["timings"] as? [String: Any])
         #expect(Set(timings.keys) == ["dns_ms", "connect_ms", "tls_ms", "first_byte_ms", "total_ms"])
         #expect(probes[1]["error_class"] as? String == "reset")
-        #expect(probes[1]["error"] as? String == ReportFixtures.hostileError)
+        #expect(probes[1]["error"] as? String == ReportFixtures.filteredError)
         #expect(probes[2]["error_class"] is NSNull && probes[2]["body_matched"] as? Bool == true)
         #expect(probes[3]["skip_reason"] as? String == "decided" && probes[3]["error_class"] is NSNull)
     }
@@ -78,7 +78,10 @@ import Testing
         let json = JSONFormatter.format(ReportFixtures.report())
         #expect(!json.unicodeScalars.contains { $0.value < 0x20 }, "raw C0 control in JSON output")
         #expect(!json.contains("\n"), "compact JSON is one line (JSON Lines for watch)")
-        #expect(json.contains("\\u001b") || json.contains("\\u001B"))
+        // Network strings are filtered before encoding: no C0 or C1 control survives even as an escape.
+        #expect(!json.contains("\\u001b") && !json.contains("\\u001B"))
+        #expect(!json.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) }, "raw DEL or C1 control in JSON output")
+        #expect(json.contains("\u{FFFD}[2J"))
     }
 
     @Test func portalIsNullWhenThereIsNone() throws {
@@ -113,7 +116,9 @@ import Testing
 }
 
 @Test func prometheusLabelValuesAreEscaped() {
-    #expect(MetricWriter.escape("a\"b\\c\nd") == #"a\"b\\c\nd"#)
+    #expect(MetricWriter.escape("a\"b\\c") == #"a\"b\\c"#)
+    // Controls from the network (a newline included) are filtered before the writer's escaping.
+    #expect(MetricWriter.escape("a\nb\u{1B}[2J\u{9B}c") == "a\u{FFFD}b\u{FFFD}[2J\u{FFFD}c")
     #expect(MetricWriter.escape("plain") == "plain")
 }
 

@@ -6,6 +6,9 @@ import NetprobeCore
 enum ReportFixtures {
     static let hostileLocation = "http://portal.example/login?x=\u{1B}[2J\u{1B}]0;owned\u{07}\u{9B}31m\u{202E}"
     static let hostileError = "Connection reset \u{1B}[31mby peer\u{00}\u{7F}\r\nFAKE: online"
+    /// What a JSON value holds of them: every C0/C1 control and DEL replaced by U+FFFD (bidi kept).
+    static let filteredLocation = "http://portal.example/login?x=\u{FFFD}[2J\u{FFFD}]0;owned\u{FFFD}\u{FFFD}31m\u{202E}"
+    static let filteredError = "Connection reset \u{FFFD}[31mby peer\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}FAKE: online"
 
     static let path = PathSnapshot(
         interfaces: [

@@ -50,9 +50,56 @@ final class CurlErrorClassifierTests: XCTestCase {
         XCTAssertEqual(kind(56, errno: ECONNRESET, connected: true), .reset)
     }
 
+    /// One row per CURLcode netprobe can meet (HTTP(S) over libcurl multi, no redirects
+    /// followed, body capped by our write callback), connected or not, with no errno.
+    func testTableOfEveryCodeNetprobeCanMeet() {
+        let table: [(code: UInt32, name: String, before: TransportErrorKind, after: TransportErrorKind)] = [
+            (1, "UNSUPPORTED_PROTOCOL", .other, .proto),  // a scheme we refuse / HTTP/0.9 garbage
+            (3, "URL_MALFORMAT", .other, .other),
+            (5, "COULDNT_RESOLVE_PROXY", .dns, .dns),
+            (6, "COULDNT_RESOLVE_HOST", .dns, .dns),
+            (7, "COULDNT_CONNECT", .unreachable, .unreachable),
+            (8, "WEIRD_SERVER_REPLY", .proto, .proto),
+            (16, "HTTP2", .proto, .proto),
+            (18, "PARTIAL_FILE", .reset, .reset),
+            (23, "WRITE_ERROR", .other, .other),  // our body cap: handled before classifying
+            (27, "OUT_OF_MEMORY", .other, .proto),  // libcurl < 8.6: one header line over 100 KiB
+            (28, "OPERATION_TIMEDOUT", .timeout, .timeout),
+            (35, "SSL_CONNECT_ERROR", .tls, .tls),
+            (42, "ABORTED_BY_CALLBACK", .cancelled, .cancelled),
+            (43, "BAD_FUNCTION_ARGUMENT", .other, .other),
+            (45, "INTERFACE_FAILED", .unreachable, .unreachable),
+            (47, "TOO_MANY_REDIRECTS", .other, .other),
+            (52, "GOT_NOTHING", .reset, .reset),
+            (55, "SEND_ERROR", .reset, .reset),
+            (56, "RECV_ERROR", .reset, .proto),  // connected, no errno: header block too large, bad chunking
+            (58, "SSL_CERTPROBLEM", .tls, .tls),
+            (60, "PEER_FAILED_VERIFICATION", .tls, .tls),
+            (61, "BAD_CONTENT_ENCODING", .proto, .proto),
+            (77, "SSL_CACERT_BADFILE", .tls, .tls),
+            (92, "HTTP2_STREAM", .proto, .proto),
+            (95, "HTTP3", .proto, .proto),
+            (100, "TOO_LARGE", .proto, .proto),  // libcurl 8.6+: header over the limit
+        ]
+        for row in table {
+            XCTAssertEqual(kind(row.code, connected: false), row.before, "CURLE_\(row.name) before connecting")
+            XCTAssertEqual(kind(row.code, connected: true), row.after, "CURLE_\(row.name) once connected")
+        }
+    }
+
+    func testConflictingContentLengthsAreAFramingError() {
+        let two = [(name: "content-length", value: "7"), (name: "content-length", value: "24")]
+        XCTAssertEqual(Framing.error(headers: two)?.kind, .proto)
+        XCTAssertEqual(Framing.error(headers: [(name: "content-length", value: "7, 24")])?.kind, .proto)
+        // The same length twice, or as a list of one value, is allowed (RFC 9110 8.6).
+        XCTAssertNil(Framing.error(headers: [(name: "content-length", value: "7"), (name: "content-length", value: "7")]))
+        XCTAssertNil(Framing.error(headers: [(name: "content-length", value: "7 , 7")]))
+        XCTAssertNil(Framing.error(headers: [(name: "content-type", value: "a"), (name: "content-length", value: "7")]))
+    }
+
     func testEverythingElseIsOther() {
         XCTAssertEqual(kind(3), .other)  // URL_MALFORMAT
-        XCTAssertEqual(kind(27), .other)  // OUT_OF_MEMORY
+        XCTAssertEqual(kind(27), .other)  // OUT_OF_MEMORY before any peer
         XCTAssertEqual(kind(42), .cancelled)  // ABORTED_BY_CALLBACK
         XCTAssertEqual(kind(9999), .other)
     }

@@ -163,6 +163,51 @@ def b_big_headers(conn, q):
     response(conn, 200, "OK", [("Content-Type", "text/plain")] + headers, b"big")
 
 
+def b_huge_header_line(conn, q):
+    # One header line over libcurl's per-line limit (CURL_MAX_HTTP_HEADER, 100 KiB).
+    response(conn, 200, "OK", [("Content-Type", "text/plain"), ("X-Huge", "h" * int(q.get("size", "150000")))], b"huge")
+
+
+def b_conflicting_length(conn, q):
+    # Two Content-Length headers that disagree (RFC 9112 6.3: unrecoverable framing error).
+    conn.sendall(b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Type: text/plain\r\n"
+                 b"Content-Length: 7\r\nContent-Length: 24\r\n\r\nsuccess\nsomething else here")
+
+
+def b_bad_encoding(conn, q):
+    # Says gzip, is not: libcurl fails decoding (CURLE_BAD_CONTENT_ENCODING).
+    body = b"this is not gzip at all, not even close"
+    response(conn, 200, "OK", [("Content-Type", "text/plain"), ("Content-Encoding", "gzip")], body)
+
+
+def b_bad_chunked(conn, q):
+    conn.sendall(b"HTTP/1.1 200 OK\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nnot a chunk\r\n")
+
+
+def b_bad_status_line(conn, q):
+    # Starts like HTTP, then is not: a status line without a number.
+    conn.sendall(b"HTTP/1.1 abc Bogus\r\nContent-Length: 0\r\n\r\n")
+
+
+def b_control_headers(conn, q):
+    # C0 and C1 (U+009B is CSI as UTF-8) in the headers netprobe reports: Location, Via, Content-Type.
+    csi = "\xc2\x9b"  # latin-1 encoded by response(): the raw UTF-8 bytes of U+009B
+    response(conn, 302, "Found", [("Location", "http://portal.example/\x1b[2J" + csi + "31m\x07"),
+                                  ("Via", "1.1 evil\x1b]0;title\x07"), ("Content-Type", "text/html\x1b[5m" + csi + "0m")],
+             b"<html>moved</html>")
+
+
+def b_control_wispr(conn, q):
+    # WISPr fields with raw C0/C1 bytes and C0/C1 character references.
+    xml = ("<WISPAccessGatewayParam><Redirect><AccessProcedure>1.0\x1b[31m</AccessProcedure>"
+           "<LocationName>Cafe &#x9b;31m&#27;[2J\xc2\x9b1m</LocationName>"
+           "<LoginURL>http://portal.example/login?a=&#x9b;&#155;\x07</LoginURL>"
+           "<AccessLocation>loc\x1b]0;x\x07</AccessLocation>"
+           "<MessageType>100</MessageType><ResponseCode>0</ResponseCode></Redirect></WISPAccessGatewayParam>")
+    body = ("<html><body><!--%s--></body></html>" % xml).encode("latin-1")
+    response(conn, 302, "Found", [("Location", "http://portal.example/login"), ("Content-Type", "text/html")], body)
+
+
 def b_echo(conn, q):
     response(conn, 200, "OK", [("Content-Type", "text/plain")], q[HEAD_KEY])
 
@@ -185,6 +230,9 @@ BEHAVIOURS = {
     "/garbage": b_garbage, "/stall": b_stall, "/stall-body": b_stall_body, "/endless": b_endless,
     "/slow": b_slow, "/reset": b_reset, "/control-chars": b_control_chars,
     "/big-headers": b_big_headers, "/echo": b_echo, "/404": b_not_found, "/503": b_server_error,
+    "/huge-header-line": b_huge_header_line, "/conflicting-length": b_conflicting_length,
+    "/bad-encoding": b_bad_encoding, "/bad-chunked": b_bad_chunked, "/bad-status-line": b_bad_status_line,
+    "/control-headers": b_control_headers, "/control-wispr": b_control_wispr,
 }
 
 

@@ -10,9 +10,10 @@ EXPECT_EXIT=2
 EXPECT_VERDICT=portal
 EXPECT_REASON=wrong-content
 CHECKS=(
-    # JSON carries the values as sent (JSON escapes them) ...
-    'r["portal"]["location_name"] == "Lab\x1b[2J\x1b]0;pwned\x07Cafe\rBar \u202egpj.exe"'
-    'r["portal"]["wispr"]["login_url"] == "https://login.portal.test/wispr/login?venue=lab&esc=\x1b[31m"'
+    # JSON carries the values with every C0/C1 control replaced by U+FFFD (a consumer's
+    # `jq -r` must not drive a terminal either); the bidi override is not a control ...
+    'r["portal"]["location_name"] == "Lab\ufffd[2J\ufffd]0;pwned\ufffdCafe\ufffdBar \u202egpj.exe"'
+    'r["portal"]["wispr"]["login_url"] == "https://login.portal.test/wispr/login?venue=lab&esc=\ufffd[31m"'
     # ... the resolved login URL is a clean URL ...
     'r["portal"]["source"] == "wispr" and r["portal"]["url"] == "https://login.portal.test/wispr/login?venue=lab&esc=%1B%5B31m"'
     # ... and the text output can never drive the terminal: no control character

@@ -76,8 +76,9 @@ enum MarkupScanner {
         } else {
             value = UInt32(digits, radix: 10)
         }
-        // No NUL and no control characters: a reference must not smuggle in what the text could not carry.
-        guard let value, value >= 0x20 || value == 0x09 || value == 0x0A || value == 0x0D, value != 0x7F,
+        // No NUL and no control characters, C1 included (`&#x9b;` is CSI): a reference must not
+        // smuggle in what the text could not carry. Such a reference stays as written.
+        guard let value, value >= 0x20 || value == 0x09 || value == 0x0A || value == 0x0D, !(0x7F...0x9F).contains(value),
               let scalar = Unicode.Scalar(value) else { return nil }
         return (scalar, end + 1)
     }

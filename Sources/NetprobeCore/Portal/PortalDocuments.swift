@@ -1,5 +1,6 @@
 /// JSON shapes of the portal intelligence (schemas/report.schema.json): every key is
-/// always written, null when unknown.
+/// always written, null when unknown. Every string here came from the network (a portal
+/// page, an API answer, a DHCP lease): controls filtered on the way out (`NetworkText`).
 struct WISPrDocument: Encodable {
     var info: WISPrInfo
     init(_ info: WISPrInfo) { self.info = info }
@@ -18,11 +19,11 @@ struct WISPrDocument: Encodable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(info.messageType, forKey: .messageType)
         try container.encode(info.responseCode, forKey: .responseCode)
-        try container.encode(info.loginURL, forKey: .loginURL)
-        try container.encode(info.abortLoginURL, forKey: .abortLoginURL)
-        try container.encode(info.locationName, forKey: .locationName)
-        try container.encode(info.accessLocation, forKey: .accessLocation)
-        try container.encode(info.accessProcedure, forKey: .accessProcedure)
+        try container.encode(NetworkText.jsonValue(info.loginURL), forKey: .loginURL)
+        try container.encode(NetworkText.jsonValue(info.abortLoginURL), forKey: .abortLoginURL)
+        try container.encode(NetworkText.jsonValue(info.locationName), forKey: .locationName)
+        try container.encode(NetworkText.jsonValue(info.accessLocation), forKey: .accessLocation)
+        try container.encode(NetworkText.jsonValue(info.accessProcedure), forKey: .accessProcedure)
     }
 }
 
@@ -43,16 +44,16 @@ struct CapportDocument: Encodable {
     func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         let answer = report.answer
-        try container.encode(report.uri, forKey: .uri)
+        try container.encode(NetworkText.jsonValue(report.uri), forKey: .uri)
         try container.encode(report.source, forKey: .source)
-        try container.encode(report.interface, forKey: .interface)
+        try container.encode(NetworkText.jsonValue(report.interface), forKey: .interface)
         try container.encode(report.state.rawValue, forKey: .state)
-        try container.encode(report.error, forKey: .error)
+        try container.encode(NetworkText.jsonValue(report.error), forKey: .error)
         try container.encode(report.status, forKey: .status)
         // "unrestricted" is the network saying, without an API, that nobody here is captive.
         try container.encode(answer?.captive ?? (report.state == .unrestricted ? false : nil), forKey: .captive)
-        try container.encode(answer?.userPortalURL, forKey: .userPortalURL)
-        try container.encode(answer?.venueInfoURL, forKey: .venueInfoURL)
+        try container.encode(NetworkText.jsonValue(answer?.userPortalURL), forKey: .userPortalURL)
+        try container.encode(NetworkText.jsonValue(answer?.venueInfoURL), forKey: .venueInfoURL)
         try container.encode(answer?.secondsRemaining, forKey: .secondsRemaining)
         try container.encode(answer?.bytesRemaining, forKey: .bytesRemaining)
         try container.encode(answer?.canExtendSession, forKey: .canExtendSession)
@@ -72,12 +73,12 @@ struct PortalDocument: Encodable {
 
     func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(portal.url, forKey: .url)
+        try container.encode(NetworkText.jsonValue(portal.url), forKey: .url)
         try container.encode(portal.source, forKey: .source)
         try container.encode(portal.probe, forKey: .probe)
         try container.encode(portal.status, forKey: .status)
-        try container.encode(portal.loginURL, forKey: .loginURL)
-        try container.encode(portal.locationName, forKey: .locationName)
+        try container.encode(NetworkText.jsonValue(portal.loginURL), forKey: .loginURL)
+        try container.encode(NetworkText.jsonValue(portal.locationName), forKey: .locationName)
         try container.encode(portal.wispr.map(WISPrDocument.init), forKey: .wispr)
     }
 }

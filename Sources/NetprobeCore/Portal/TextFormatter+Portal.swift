@@ -34,6 +34,11 @@ extension TextFormatter {
         switch capport.state {
         case .unrestricted:
             return "unrestricted: the network announces no captive portal " + origin
+        case .failed where CapportReport.isPlainHTTP(capport.uri):
+            // RFC 8908 requires https; a network that announces plain http is most likely a portal
+            // that never read it, or someone on the path who wants the answer to be readable.
+            return "not queried: http:// (RFC 8908 requires https); a plain-http API announcement is itself "
+                + "a sign of a captive portal " + origin
         case .failed:
             return "no answer: \(TerminalText.escape(capport.error ?? "unknown error", limit: 200)) " + origin
         case .answered:

@@ -1,0 +1,47 @@
+@testable import NetprobeCore
+import Testing
+
+/// The output edges' rules: U+FFFD for controls in machine-readable sinks, visible escapes
+/// on the terminal, line breaks kept for multi-line messages.
+@Suite struct NetworkTextTests {
+    @Test(arguments: [
+        ("plain text", "plain text"),
+        ("a\u{1B}[2Jb", "a\u{FFFD}[2Jb"),
+        ("csi\u{9B}31m", "csi\u{FFFD}31m"),
+        ("nul\u{0}del\u{7F}c1end\u{9F}", "nul\u{FFFD}del\u{FFFD}c1end\u{FFFD}"),
+        ("tab\tnewline\n", "tab\u{FFFD}newline\u{FFFD}"),
+        ("\u{A0}nbsp and é stay", "\u{A0}nbsp and é stay"),
+    ])
+    func controlsAreReplaced(_ input: String, _ expected: String) {
+        #expect(NetworkText.jsonValue(input) == expected)
+        #expect(NetworkText.labelValue(input) == expected)
+        #expect(NetworkText.environmentValue(input) == expected)
+    }
+
+    @Test func nilStaysNil() {
+        #expect(NetworkText.jsonValue(nil as String?) == nil)
+    }
+
+    @Test func escapeLinesKeepsLineBreaksAndIsIdempotent() {
+        let message = "Error: Unknown option '--\u{1B}[31m'\nUsage: netprobe\t\u{9B}"
+        let once = TerminalText.escapeLines(message)
+        #expect(once == "Error: Unknown option '--\\x1b[31m'\nUsage: netprobe\\t\\u{009b}")
+        #expect(TerminalText.escapeLines(once) == once)
+        #expect(!once.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+        #expect(TerminalText.escapeLines("a\tb\u{1B}\nc", keepTabs: true) == "a\tb\\x1b\nc")
+    }
+
+    @Test func portalMarkupKeepsC1ReferencesAsWritten() throws {
+        let page = Array("<WISPAccessGatewayParam><Redirect><LocationName>Cafe &#x9b;31m &#155; &#x85; &#xe9;</LocationName></Redirect></WISPAccessGatewayParam>".utf8)
+        let info = try #require(WISPrParser.parse(page))
+        #expect(info.locationName == "Cafe &#x9b;31m &#155; &#x85; é")
+    }
+
+    @Test func plainHTTPCaptivePortalAPIURIs() {
+        #expect(CapportReport.isPlainHTTP("http://capport.example/api"))
+        #expect(CapportReport.isPlainHTTP("HTTP://capport.example/api"))
+        #expect(!CapportReport.isPlainHTTP("https://capport.example/api"))
+        #expect(!CapportReport.isPlainHTTP("http://%zz/"))
+        #expect(!CapportReport.isPlainHTTP(CapportReport.unrestrictedURI))
+    }
+}
