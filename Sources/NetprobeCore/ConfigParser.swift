@@ -47,39 +47,43 @@ public struct ConfigParser {
     /// Every issue found, including those not kept beyond `maximumIssues`.
     private var issueCount = 0
     private var document: JSONValue?
-    /// Where each value is, by JSON path; made at the first issue, so a valid file never pays for it.
-    private var positions: [String: JSONPosition]?
 
     private mutating func fail(_ path: String, _ message: String) {
         issueCount += 1
         guard issues.count < Self.maximumIssues else { return }
-        issues.append(ConfigIssue(file: file, path: path, message: message, position: position(of: path)))
+        issues.append(ConfigIssue(file: file, path: path, message: message, position: document.flatMap { Self.position(of: path, in: $0) }))
     }
 
-    /// The position of the value at `path`, or for a missing key, of the object that lacks it.
-    private mutating func position(of path: String) -> JSONPosition? {
-        if positions == nil, let document { positions = Self.positions(in: document) }
-        var path = Substring(path)
-        while !path.isEmpty {
-            if let position = positions?[String(path)] { return position }
-            guard let cut = path.lastIndex(where: { $0 == "." || $0 == "[" }) else { return nil }
-            path = path[..<cut]
-        }
-        return nil
-    }
-
-    private static func positions(in document: JSONValue) -> [String: JSONPosition] {
-        var positions: [String: JSONPosition] = [:]
-        var pending = [(JSONPath.root, document)]
-        while let (path, value) = pending.popLast() {
-            positions[path] = value.position
-            switch value.content {
-            case .array(let items): pending += items.enumerated().map { (JSONPath.element(path, $0.offset), $0.element) }
-            case .object(let members): pending += members.map { (JSONPath.member(path, $0.key), $0.value) }
-            default: break
+    /// The position of the value at `path`, or for a missing key, of the deepest value on the way to it.
+    /// Follows the path down from the root, so only the (at most `maximumIssues`) issues kept pay for
+    /// it, never a map of every value: a file of 200,000 probes stays small in memory.
+    static func position(of target: String, in document: JSONValue) -> JSONPosition? {
+        var node = document
+        var path = JSONPath.root
+        while path != target {
+            let rest = target.dropFirst(path.count)
+            var next: (path: String, value: JSONValue)?
+            switch node.content {
+            case .array(let items):
+                if rest.first == "[", let close = rest.firstIndex(of: "]"),
+                   let index = Int(rest[rest.index(after: rest.startIndex)..<close]), items.indices.contains(index) {
+                    next = (JSONPath.element(path, index), items[index])
+                }
+            case .object(let members):
+                for (key, value) in members {
+                    let child = JSONPath.member(path, key)
+                    if target == child || target.hasPrefix(child + ".") || target.hasPrefix(child + "[") {
+                        next = (child, value)
+                        break
+                    }
+                }
+            default:
+                break
             }
+            guard let next else { break }
+            (path, node) = next
         }
-        return positions
+        return node.position
     }
 
     private mutating func object(_ value: JSONValue, at path: String, allowed: Set<String>) -> [String: JSONValue]? {
