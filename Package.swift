@@ -33,7 +33,8 @@ let package = Package(
         // The network's answer (libcurl multi): concurrent probes.
         .target(name: "NetprobeHTTP", dependencies: ["NetprobeCore", "CCurl"]),
         // The pipeline that joins them: path snapshot -> gate -> probes -> verdict.
-        .target(name: "NetprobeKit", dependencies: ["NetprobeCore", "NetprobeLink", "NetprobeHTTP"]),
+        .target(name: "NetprobeKit", dependencies: ["NetprobeCore", "NetprobeLink", "NetprobeHTTP",
+                                                   .product(name: "SystemPackage", package: "swift-system")]),
         .executableTarget(
             name: "netprobe",
             dependencies: [

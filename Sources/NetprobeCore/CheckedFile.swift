@@ -72,10 +72,14 @@ public enum CheckedFile {
     /// Checks without reading: for a file handed by path to a library that will open it itself
     /// (a CA bundle for libcurl). What it opens can still change after this; what this rules
     /// out is the honest mistake: a directory, a FIFO, a device, a huge file.
-    public static func check(_ path: String, limit: Int) throws(Failure) {
+    /// Returns the size `fstat` reported.
+    @discardableResult
+    public static func check(_ path: String, limit: Int) throws(Failure) -> Int64 {
         let descriptor = try open(path, followSymlinks: true)
         defer { try? descriptor.close() }
-        if try check(descriptor) > Int64(limit) { throw .tooLarge(limit: limit) }
+        let size = try check(descriptor)
+        if size > Int64(limit) { throw .tooLarge(limit: limit) }
+        return size
     }
 
     private static func open(_ path: String, followSymlinks: Bool) throws(Failure) -> FileDescriptor {

@@ -44,36 +44,13 @@ struct Wait: ParsableCommand {
     }
 
     private func waitUntilOnline(config: ProbeConfig) throws -> Report {
-        let clock = ContinuousClock()
-        let deadline = clock.now + .milliseconds(Int64((options.timeout ?? Self.defaultTimeout) * 1000))
-        let checkOptions = options.checkOptions(config: config)
+        let deadline = ContinuousClock.now + .milliseconds(Int64((options.timeout ?? Self.defaultTimeout) * 1000))
         // Subscribe before the first check: a route that appears during it still wakes us.
         let waiter = try ChangeWaiter()
-        let checker = Checker()
         var progress = WaitProgress(enabled: !options.quiet && isatty(STDERR_FILENO) == 1, interfaces: options.interface)
         defer { progress.clear() }
-        var backoff = Backoff()
-        var last: Report?
-        while true {
-            waiter.beginCheck()
-            let remaining = seconds(clock.now.duration(to: deadline))
-            let truncated = remaining < config.timeout
-            let report = try checker.run(checkOptions.with(timeout: max(min(remaining, config.timeout), 0.001)))
-            if report.verdict == .online { return report }
-            // A check the deadline cut short and that ran out of time says nothing new:
-            // keep the previous, complete verdict (a portal stays a portal, exit 2).
-            if !(truncated && report.reason == .timeout && last != nil) { last = report }
-            guard let current = last, clock.now < deadline else { return last ?? report }
-            progress.show(current)
-            // Ready to send the moment the route appears: libcurl is loaded now, not then.
-            checker.prepare()
-            let timer = min(clock.now + backoff.next(), deadline)
-            if try waiter.next(until: timer, decisive: { checker.gateMoved(checkOptions) }) == .pathChanged { backoff.reset() }
-            if clock.now >= deadline { return current }
-        }
-    }
-
-    private func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let loop = WaitLoop(checker: Checker(), changes: waiter, options: options.checkOptions(config: config), deadline: deadline,
+                            progress: { progress.show($0) })
+        return try loop.run()
     }
 }
