@@ -86,7 +86,9 @@ public enum CheckedFile {
         var options: FileDescriptor.OpenOptions = [.nonBlocking, .closeOnExec]
         if !followSymlinks { options.insert(.noFollow) }
         do {
-            return try FileDescriptor.open(FilePath(path), .readOnly, options: options, retryOnInterrupt: true)
+            // The C-string overload: a FilePath parses and re-checks its components, which costs
+            // seconds on a hostile path of thousands of components in a debug build.
+            return try path.withCString { try FileDescriptor.open($0, .readOnly, options: options, retryOnInterrupt: true) }
         } catch {
             // O_NOFOLLOW on a link fails with ELOOP: say what it was.
             if !followSymlinks, error as? Errno == .tooManySymbolicLinkLevels { throw .notRegularFile(.symbolicLink) }
