@@ -8,26 +8,11 @@ import Foundation
 /// described in schemas/report.schema.json.
 public enum JSONFormatter {
     public static func format(_ report: Report, pretty: Bool = false) -> String {
-        encode(ReportDocument(report), pretty: pretty)
+        ReportDocument.json(report).rendered(pretty: pretty)
     }
 
     public static func format(_ snapshot: PathSnapshot, pretty: Bool = false) -> String {
-        encode(PathDocument(path: snapshot), pretty: pretty)
-    }
-
-    static func encode<T: Encodable>(_ value: T, pretty: Bool) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(Timestamp.iso8601(date))
-        }
-        do {
-            return String(decoding: try encoder.encode(value), as: UTF8.self)
-        } catch {
-            // Every value here is a plain string, number or bool: encoding cannot fail short of a bug.
-            preconditionFailure("JSON encoding failed: \(error)")
-        }
+        PathDocument.json(snapshot).rendered(pretty: pretty)
     }
 }
 
@@ -72,101 +57,97 @@ extension Int64 {
     }
 }
 
-struct PathDocument: Encodable {
-    var path: PathSnapshot
-
-    enum CodingKeys: String, CodingKey {
-        case schemaVersion = "schema_version"
-        case interfaces
-        case defaultRoutes = "default_routes"
-        case dns
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(Report.schemaVersion, forKey: .schemaVersion)
-        try container.encode(path.interfaces.map(InterfaceDocument.init), forKey: .interfaces)
-        try container.encode(path.defaultRoutes.map(RouteDocument.init), forKey: .defaultRoutes)
-        try container.encode(path.dns, forKey: .dns)
+/// `netprobe path --json`.
+enum PathDocument {
+    static func json(_ path: PathSnapshot) -> JSONOut {
+        .object([
+            "schema_version": .int(Report.schemaVersion),
+            "interfaces": .array(path.interfaces.map(InterfaceDocument.json)),
+            "default_routes": .array(path.defaultRoutes.map(RouteDocument.json)),
+            "dns": DNSDocument.json(path.dns),
+        ])
     }
 }
 
 /// Writes every optional key, as null when absent, so consumers can rely on the shape.
-struct InterfaceDocument: Encodable {
-    var link: NetworkInterface
-    init(_ link: NetworkInterface) { self.link = link }
+enum InterfaceDocument {
+    static func json(_ link: NetworkInterface) -> JSONOut {
+        .object([
+            "name": .string(link.name),
+            "index": .int(link.index),
+            "type": .string(link.type.rawValue),
+            "kind": .string(link.kind),
+            "up": .bool(link.up),
+            "carrier": .bool(link.carrier),
+            "operstate": .string(link.operstate),
+            "mtu": .int(link.mtu),
+            "hardware_address": .string(link.hardwareAddress),
+            "expensive": .bool(link.expensive),
+            "addresses": .array(link.addresses.map(address)),
+        ])
+    }
 
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: NetworkInterface.CodingKeys.self)
-        try container.encode(link.name, forKey: .name)
-        try container.encode(link.index, forKey: .index)
-        try container.encode(link.type, forKey: .type)
-        try container.encode(link.kind, forKey: .kind)
-        try container.encode(link.up, forKey: .up)
-        try container.encode(link.carrier, forKey: .carrier)
-        try container.encode(link.operstate, forKey: .operstate)
-        try container.encode(link.mtu, forKey: .mtu)
-        try container.encode(link.hardwareAddress, forKey: .hardwareAddress)
-        try container.encode(link.expensive, forKey: .expensive)
-        try container.encode(link.addresses, forKey: .addresses)
+    static func address(_ address: InterfaceAddress) -> JSONOut {
+        .object([
+            "family": .string(address.family.rawValue),
+            "address": .string(address.address),
+            "prefix_length": .int(address.prefixLength),
+            "scope": .string(address.scope.rawValue),
+        ])
     }
 }
 
-struct RouteDocument: Encodable {
-    var route: DefaultRoute
-    init(_ route: DefaultRoute) { self.route = route }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: DefaultRoute.CodingKeys.self)
-        try container.encode(route.family, forKey: .family)
-        try container.encode(route.gateway, forKey: .gateway)
-        try container.encode(route.interface, forKey: .interface)
-        try container.encode(route.interfaceIndex, forKey: .interfaceIndex)
-        try container.encode(route.metric, forKey: .metric)
-        try container.encode(route.table, forKey: .table)
+enum RouteDocument {
+    static func json(_ route: DefaultRoute) -> JSONOut {
+        .object([
+            "family": .string(route.family.rawValue),
+            "gateway": .string(route.gateway),
+            "interface": .string(route.interface),
+            "interface_index": .int(route.interfaceIndex),
+            "metric": .int(route.metric),
+            "table": .int(route.table),
+        ])
     }
 }
 
-struct ReportDocument: Encodable {
-    var report: Report
-    init(_ report: Report) { self.report = report }
-
-    enum CodingKeys: String, CodingKey {
-        case schemaVersion = "schema_version"
-        case verdict, reason, portal, partial, timestamp, quorum, families, interfaces, dns, probes, paths, capport, proxy
-        case durationMs = "duration_ms"
-        case partialError = "partial_error"
-        case dnsHijack = "dns_hijack"
-        case dnsCanary = "dns_canary"
-        case defaultRoutes = "default_routes"
+enum DNSDocument {
+    static func json(_ dns: DNSConfiguration) -> JSONOut {
+        .object([
+            "servers": .strings(dns.servers),
+            "search_domains": .strings(dns.searchDomains),
+            "local_stub": .bool(dns.localStub),
+            "source": .string(dns.source),
+        ])
     }
+}
 
-    enum QuorumKeys: String, CodingKey { case required, success, portal }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(Report.schemaVersion, forKey: .schemaVersion)
-        try container.encode(report.verdict, forKey: .verdict)
-        try container.encode(report.reason.rawValue, forKey: .reason)
-        try container.encode(report.portal.map(PortalDocument.init), forKey: .portal)
-        try container.encode(report.partial, forKey: .partial)
-        try container.encode(NetworkText.jsonValue(report.partialError), forKey: .partialError)
-        try container.encode(report.proxy, forKey: .proxy)
-        try container.encode(report.dnsHijack, forKey: .dnsHijack)
-        try container.encode(report.dnsCanary.map(CanaryDocument.init), forKey: .dnsCanary)
-        try container.encode(report.capport.map(CapportDocument.init), forKey: .capport)
-        try container.encode(Rounding.ms(report.durationMs), forKey: .durationMs)
-        try container.encode(Timestamp.iso8601(report.timestamp), forKey: .timestamp)
-        var quorum = container.nestedContainer(keyedBy: QuorumKeys.self, forKey: .quorum)
-        try quorum.encode(report.quorumRequired, forKey: .required)
-        try quorum.encode(report.successOperators, forKey: .success)
-        try quorum.encode(report.portalOperators, forKey: .portal)
-        try container.encode(report.families, forKey: .families)
-        try container.encode(report.path.interfaces.map(InterfaceDocument.init), forKey: .interfaces)
-        try container.encode(report.path.defaultRoutes.map(RouteDocument.init), forKey: .defaultRoutes)
-        try container.encode(report.path.dns, forKey: .dns)
-        try container.encode(report.probes.map(ProbeDocument.init), forKey: .probes)
-        try container.encode(report.paths.map(PathReportDocument.init), forKey: .paths)
+enum ReportDocument {
+    static func json(_ report: Report) -> JSONOut {
+        .object([
+            "schema_version": .int(Report.schemaVersion),
+            "verdict": .string(report.verdict.rawValue),
+            "reason": .string(report.reason.rawValue),
+            "portal": report.portal.map(PortalDocument.json) ?? .null,
+            "partial": .bool(report.partial),
+            "partial_error": .string(NetworkText.jsonValue(report.partialError)),
+            "proxy": .bool(report.proxy),
+            "dns_hijack": .bool(report.dnsHijack),
+            "dns_canary": report.dnsCanary.map(CanaryDocument.json) ?? .null,
+            "capport": report.capport.map(CapportDocument.json) ?? .null,
+            "duration_ms": .number(Rounding.ms(report.durationMs)),
+            "timestamp": .string(Timestamp.iso8601(report.timestamp)),
+            "quorum": .object([
+                "required": .int(report.quorumRequired),
+                "success": .int(report.successOperators),
+                "portal": .int(report.portalOperators),
+            ]),
+            "families": .array(report.families.map { .string($0.rawValue) }),
+            "interfaces": .array(report.path.interfaces.map(InterfaceDocument.json)),
+            "default_routes": .array(report.path.defaultRoutes.map(RouteDocument.json)),
+            "dns": DNSDocument.json(report.path.dns),
+            "probes": .array(report.probes.map(ProbeDocument.json)),
+            "paths": .array(report.paths.map(PathReportDocument.json)),
+        ])
     }
 }
 

@@ -71,12 +71,12 @@ struct WatchRecord {
     var json: String {
         let report = JSONFormatter.format(self.report)
         precondition(report.hasPrefix("{"), "a report is a JSON object")
-        let paths = changedPaths.map { "{\"family\":\($0.family.map { Self.encode($0.rawValue) } ?? "null"),"
-            + "\"interface\":\($0.interface.map { Self.encode($0) } ?? "null")}" }
-        let extra = "\"changed\":\(Self.encode(changed)),\"changed_paths\":[\(paths.joined(separator: ","))],"
-            + "\"event\":\(Self.encode(event.rawValue)),"
-            + "\"previous\":\(previous.map { Self.encode($0.verdict.rawValue) } ?? "null"),"
-            + "\"previous_reason\":\(previous.map { Self.encode($0.reason.rawValue) } ?? "null")"
+        let paths = changedPaths.map { JSONOut.object(["family": .string($0.family?.rawValue), "interface": .string($0.interface)]) }
+        // The watch keys first, then the report's own, as watch has always written them.
+        let extra = "\"changed\":\(JSONOut.strings(changed).rendered()),\"changed_paths\":\(JSONOut.array(paths).rendered()),"
+            + "\"event\":\(JSONOut.string(event.rawValue).rendered()),"
+            + "\"previous\":\(JSONOut.string(previous?.verdict.rawValue).rendered()),"
+            + "\"previous_reason\":\(JSONOut.string(previous?.reason.rawValue).rendered())"
         let body = report.dropFirst()
         return "{" + extra + (body.hasPrefix("}") ? "" : ",") + body
     }
@@ -115,11 +115,6 @@ struct WatchRecord {
             environment["NETPROBE_PATH_FAMILY"] = changedPaths.first?.family?.rawValue ?? ""
         }
         return environment
-    }
-
-    private static func encode(_ value: some Encodable) -> String {
-        // Strings and string arrays always encode.
-        (try? JSONEncoder().encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 
     private static func timestamp(_ date: Date) -> String {
