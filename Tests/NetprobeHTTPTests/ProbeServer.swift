@@ -7,58 +7,71 @@ import Musl
 #endif
 
 /// Runs Tests/support/probe_server.py on 127.0.0.1 for the duration of a test class.
-/// The server writes the port it bound to a file, so there is never a race for a port.
+/// The server prints the port it bound on stdout once it listens, so there is never a race
+/// for a port, and the wait is for that line (with a deadline), not a polling loop.
 final class ProbeServer {
     let process: Process
     let port: Int
-    private let directory: URL
+    private let exited = DispatchSemaphore(value: 0)
 
     static let script = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("support/probe_server.py")
 
+    /// Starts a server; throws if it does not report its port within 10 s.
     /// - Parameter extra: additional command-line arguments (e.g. `--tls CERT KEY`).
     init(extra: [String] = []) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("netprobe-http-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let portfile = directory.appendingPathComponent("port")
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Self.script.path, "--bind", "127.0.0.1", "--port", "0",
-                             "--portfile", portfile.path, "--lifetime", "300"] + extra
-        process.standardOutput = FileHandle.nullDevice
+                             "--portfile", "-", "--lifetime", "300"] + extra
+        let output = Pipe()
+        process.standardOutput = output
+        let exited = self.exited
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
-        // Bounded wait for the port file (written atomically once the socket listens).
-        for _ in 0..<200 {
-            if let text = try? String(contentsOf: portfile, encoding: .utf8),
-               let port = Int(text.split(separator: "\n").first ?? "") {
-                self.port = port
-                return
-            }
-            guard process.isRunning else { break }
-            usleep(50_000)
+        guard let line = Self.firstLine(of: output.fileHandleForReading.fileDescriptor, within: 10_000),
+              let port = Int(line) else {
+            Self.terminate(process, exited)
+            throw ServerStartError(script: Self.script.path)
         }
-        Self.terminate(process)
-        try? FileManager.default.removeItem(at: directory)
-        throw ServerStartError(script: Self.script.path)
+        self.port = port
     }
 
     func url(_ path: String, scheme: String = "http") -> String {
         "\(scheme)://127.0.0.1:\(port)\(path)"
     }
 
-    /// SIGTERM by PID, then a bounded wait; SIGKILL if it does not go.
+    /// SIGTERM by PID, then a bounded wait for the exit; SIGKILL if it does not go.
     func stop() {
-        Self.terminate(process)
-        try? FileManager.default.removeItem(at: directory)
+        Self.terminate(process, exited)
     }
 
-    private static func terminate(_ process: Process) {
+    /// The first line written to `fd`, waiting at most `milliseconds` for it (poll, not sleep).
+    private static func firstLine(of fd: Int32, within milliseconds: Int32) -> String? {
+        var bytes: [UInt8] = []
+        let end = ContinuousClock.now + .milliseconds(Int64(milliseconds))
+        while !bytes.contains(UInt8(ascii: "\n")) {
+            let left = ContinuousClock.now.duration(to: end)
+            guard left > .zero else { return nil }
+            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let waitMs = Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000) + 1
+            guard poll(&ready, 1, waitMs) > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 64)
+            let count = read(fd, &chunk, chunk.count)
+            guard count > 0 else { return nil }  // the server exited without a port
+            bytes += chunk[0..<count]
+        }
+        return String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+    }
+
+    private static func terminate(_ process: Process, _ exited: DispatchSemaphore) {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGTERM)
-        for _ in 0..<100 where process.isRunning { usleep(50_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        if exited.wait(timeout: .now() + 5) == .timedOut {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
     }
 }
 

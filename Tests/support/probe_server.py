@@ -8,7 +8,7 @@ Usage:
                   [--all BEHAVIOUR] [--portal-url URL] [--tls CERT KEY] [-v]
 
   --port 0 picks a free port; repeat --port to listen on several ports.
-  --portfile gets the bound ports, one per line in --port order, written
+  --portfile gets the bound ports, one per line in --port order ("-": on stdout), written
   atomically once every socket listens (tests poll for it: no port races).
   --all makes every path answer with one behaviour (a lab "portal" box).
   Exits on SIGTERM/SIGINT, or by itself after --lifetime seconds (default 600).
@@ -315,7 +315,11 @@ def main():
     listeners = [listen(args.bind, port) for port in (args.port or [0])]
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: STOP.set())
-    if args.portfile:
+    if args.portfile == "-":
+        # The ports on stdout, one line each: a parent waits for that line, not for a file.
+        sys.stdout.write("".join("%d\n" % s.getsockname()[1] for s in listeners))
+        sys.stdout.flush()
+    elif args.portfile:
         tmp = args.portfile + ".tmp"
         with open(tmp, "w") as f:
             f.write("".join("%d\n" % s.getsockname()[1] for s in listeners))
