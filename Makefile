@@ -12,7 +12,7 @@ DEBUG_BIN = .build/debug/netprobe
 VERSION := $(shell scripts/version)
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null)
 
-.PHONY: all deps test-deps deb-deps deb build release run check unit lab lint bench soak install uninstall ecosystem clean default-probes \
+.PHONY: all deps test-deps deb-deps deb build release run check unit lab lint bench soak install uninstall ecosystem clean \
 	fuzz fuzz-ci fuzz-build hostile check-sanitized
 
 all: build
@@ -35,10 +35,14 @@ build: deps
 	$(SWIFT) build
 
 # The Swift runtime is linked in (--static-swift-stdlib): binding its ten shared libraries
-# at every start cost more than the rest of an offline check. See bench/results.md.
-RELEASE_FLAGS ?= --static-swift-stdlib
+# at every start cost more than the rest of an offline check. libnl, libstdc++ and libgcc
+# are linked in too, from Debian's archives (scripts/static-libs): the binary then needs
+# only libc and libm at start, and libcurl when it first sends. See bench/results.md.
+STATIC_LIBS = $(CURDIR)/.build/static-libs
+RELEASE_FLAGS ?= --static-swift-stdlib -Xlinker -L$(STATIC_LIBS) -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
 release: deps
-	$(SWIFT) build -c release $(RELEASE_FLAGS)
+	scripts/static-libs $(STATIC_LIBS) >/dev/null
+	PKG_CONFIG_PATH=$(STATIC_LIBS)/pkgconfig $(SWIFT) build -c release $(RELEASE_FLAGS)
 
 # Build and run one check on the built-in default probes.
 # A verdict (online 0, offline 1, portal 2) is an answer, not a failed make; errors (64/70/78) still fail.
@@ -185,10 +189,6 @@ fuzz: fuzz-build
 
 fuzz-ci: fuzz-build
 	fuzz/run 10 $(FUZZ_TARGETS)
-
-# Rewrites the built-in copy of probes.json after probes.json changed.
-default-probes:
-	scripts/embed-default-probes
 
 clean:
 	rm -rf .build .build-asan .build-tsan

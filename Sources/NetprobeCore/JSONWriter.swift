@@ -41,15 +41,15 @@ private struct JSONTextWriter {
         switch value {
         case .null: append("null")
         case .bool(let flag): append(flag ? "true" : "false")
-        case .int(let number): append(String(number))
-        case .number(let number): append(Self.format(number))
+        case .int(let number): appendText(String(number))
+        case .number(let number): appendText(Self.format(number))
         case .string(let text): writeString(text)
         case .array(let items):
             writeContainer("[", "]", count: items.count, depth: depth) { writer, index in
                 writer.write(items[index], depth: depth + 1)
             }
         case .object(let pairs):
-            let sorted = pairs.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            let sorted = pairs.sorted { Self.precedes($0.key, $1.key) }
             writeContainer("{", "}", count: sorted.count, depth: depth) { writer, index in
                 writer.writeString(sorted[index].key)
                 writer.append(writer.pretty ? " : " : ":")
@@ -60,7 +60,7 @@ private struct JSONTextWriter {
 
     /// JSONEncoder's layouts: `[1,2]` compact; pretty, one item a line indented by two spaces,
     /// and an empty container as an opening line, an empty line and the closing bracket.
-    private mutating func writeContainer(_ open: String, _ close: String, count: Int, depth: Int,
+    private mutating func writeContainer(_ open: StaticString, _ close: StaticString, count: Int, depth: Int,
                                          item: (inout JSONTextWriter, Int) -> Void) {
         append(open)
         if pretty && count == 0 { bytes.append(UInt8(ascii: "\n")) }
@@ -79,31 +79,62 @@ private struct JSONTextWriter {
         bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
     }
 
-    private mutating func append(_ text: String) {
+    private mutating func appendText(_ text: String) {
         bytes.append(contentsOf: text.utf8)
+    }
+
+    private mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// UTF-8 byte order, compared on the strings' contiguous storage: the generic
+    /// `lexicographicallyPrecedes` over two UTF8Views cost a report a quarter of its writing.
+    static func precedes(_ first: String, _ second: String) -> Bool {
+        var first = first, second = second
+        return first.withUTF8 { left in
+            second.withUTF8 { right in
+                for index in 0..<min(left.count, right.count) where left[index] != right[index] {
+                    return left[index] < right[index]
+                }
+                return left.count < right.count
+            }
+        }
     }
 
     /// As JSONEncoder: `"` and `\` escaped, the short forms for \b \t \n \f \r, other C0 controls
     /// as \u00xx (lower-case hex); `/`, DEL, C1 and all non-ASCII pass through as UTF-8.
     private mutating func writeString(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): append("\\\"")
-            case UInt8(ascii: "\\"): append("\\\\")
-            case 0x08: append("\\b")
-            case 0x09: append("\\t")
-            case 0x0A: append("\\n")
-            case 0x0C: append("\\f")
-            case 0x0D: append("\\r")
-            case 0..<0x20:
-                append("\\u00")
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0xF)])
-            default: bytes.append(byte)
+        var text = text
+        text.withUTF8 { utf8 in
+            // Runs of bytes that need no escape are copied whole.
+            var runStart = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                escape(byte)
+                runStart = index + 1
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func escape(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): append("\\\"")
+        case UInt8(ascii: "\\"): append("\\\\")
+        case 0x08: append("\\b")
+        case 0x09: append("\\t")
+        case 0x0A: append("\\n")
+        case 0x0C: append("\\f")
+        case 0x0D: append("\\r")
+        default:
+            append("\\u00")
+            bytes.append(Self.hexDigits[Int(byte >> 4)])
+            bytes.append(Self.hexDigits[Int(byte & 0xF)])
+        }
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

@@ -17,6 +17,11 @@ public enum ProxyChoice: Sendable, Equatable {
 }
 
 public struct ProxySettings: Sendable, Equatable {
+    /// Every variable `environmentProxy` and `proxy(for:)` may read: a caller can hand over
+    /// just these instead of the whole environment.
+    public static let variableNames = ["http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY",
+                                       "no_proxy", "NO_PROXY"]
+
     public var choice: ProxyChoice
     /// The process environment (only the proxy variables matter); empty values count as unset, as in curl.
     public var environment: [String: String]

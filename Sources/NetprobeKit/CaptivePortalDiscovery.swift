@@ -51,9 +51,9 @@ public struct CapportDiscovery: Sendable {
     }
 
     /// The system's locations; `NETPROBE_NETIF_STATE_DIR` replaces networkd's links directory.
-    public static func system(environment: [String: String] = ProcessInfo.processInfo.environment) -> CapportDiscovery {
+    public static func system(environment: (String) -> String? = ProcessEnvironment.value) -> CapportDiscovery {
         var discovery = CapportDiscovery()
-        if let directory = environment["NETPROBE_NETIF_STATE_DIR"], !directory.isEmpty { discovery.networkdLinks = directory }
+        if let directory = environment("NETPROBE_NETIF_STATE_DIR"), !directory.isEmpty { discovery.networkdLinks = directory }
         return discovery
     }
 

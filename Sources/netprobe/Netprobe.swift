@@ -22,6 +22,10 @@ enum Entry {
         do {
             var command = try Netprobe.parseAsRoot()
             try command.run()
+        } catch let code as ExitCode {
+            // A verdict's status (or a failure already printed): nothing to render, so the
+            // parser's message machinery (about 1M instructions) is never built.
+            exit(code.rawValue)
         } catch {
             exit(Self.report(error))
         }

@@ -16,7 +16,7 @@ enum ExitStatus {
 
 enum Output {
     static var colorAllowed: Bool {
-        let noColor = Environment.get("NO_COLOR") ?? ""
+        let noColor = ProcessEnvironment.value("NO_COLOR") ?? ""
         return noColor.isEmpty && isatty(STDOUT_FILENO) == 1
     }
 

@@ -53,7 +53,7 @@ struct WaitProgress {
 
     /// One terminal row at most: a wrapped line cannot be rewritten with \r.
     static func fit(_ line: String) -> String {
-        let columns = Int(Environment.get("COLUMNS") ?? "") ?? 80
+        let columns = Int(ProcessEnvironment.value("COLUMNS") ?? "") ?? 80
         let width = max(columns - 1, 20)
         return line.count <= width ? line : String(line.prefix(width - 3)) + "..."
     }

@@ -85,8 +85,8 @@ import Testing
     }
 
     @Test func environmentMovesTheNetworkdDirectory() {
-        #expect(CapportDiscovery.system(environment: ["NETPROBE_NETIF_STATE_DIR": "/tmp/lab/links"]).networkdLinks == "/tmp/lab/links")
-        #expect(CapportDiscovery.system(environment: [:]).networkdLinks == "/run/systemd/netif/links")
+        #expect(CapportDiscovery.system(environment: { ["NETPROBE_NETIF_STATE_DIR": "/tmp/lab/links"][$0] }).networkdLinks == "/tmp/lab/links")
+        #expect(CapportDiscovery.system(environment: { _ in nil }).networkdLinks == "/run/systemd/netif/links")
     }
 
     /// A raw DHCP message as dhcpcd stores it: BOOTP header, cookie, options.

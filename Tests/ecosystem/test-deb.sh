@@ -78,6 +78,13 @@ for f in /usr/bin/netprobe /usr/share/man/man1/netprobe.1.gz /usr/share/netprobe
     /lib/systemd/system/netprobe-textfile.service /usr/share/doc/netprobe/copyright; do
     check "the package installs $f" grep -qx "$f" "$WORK/files.txt"
 done
+# What the binary needs at start: libc, libm and Debian's libnl (kept shared, for its
+# security updates); the Swift runtime, libstdc++ and libgcc are linked in; libcurl comes
+# by dlopen on the first transfer, declared in Depends.
+expect_eq "the installed binary's NEEDED libraries" "libc.so.6 libm.so.6 libnl-3.so.200 libnl-route-3.so.200" \
+    "$(readelf -d /usr/bin/netprobe | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | sort | paste -sd' ')"
+check "Depends names libnl and libcurl" \
+    sh -c 'dpkg-deb -f "$1" Depends | grep -q "libnl-3-200" && dpkg-deb -f "$1" Depends | grep -q "libcurl4"' _ "$DEB"
 check "man -w netprobe finds the installed page" sh -c 'test "$(man -w netprobe)" = /usr/share/man/man1/netprobe.1.gz'
 check "the bash completion registers itself" bash -c '. /usr/share/bash-completion/completions/netprobe && complete -p netprobe'
 check "no unit is enabled (the admin's choice)" \
