@@ -98,9 +98,14 @@ extension Classifier {
     /// it lives), or the URL names an IP literal or localhost (no DNS involved); nil when no
     /// address is known (never sent, or it failed before connecting).
     public static func dnsHijack(_ evidence: ProbeEvidence) -> Bool? {
-        guard evidence.outcome != .skipped, let address = evidence.observation?.remoteAddress,
+        evidence.dnsHijack
+    }
+
+    /// The computation behind `dnsHijack(_:)`, done once as the evidence is made.
+    static func dnsHijack(spec: ProbeSpec, outcome: ProbeOutcome, observation: ProbeObservation?) -> Bool? {
+        guard outcome != .skipped, let address = observation?.remoteAddress,
               let addressClass = AddressClass.of(address) else { return nil }
-        guard evidence.outcome != .success, let host = URLRules.httpHost(evidence.spec.url) else { return false }
+        guard outcome != .success, let host = URLRules.httpHost(spec.url) else { return false }
         let bare = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
         if AddressClass.of(bare) != nil || bare == "localhost" || bare.hasSuffix(".localhost") { return false }
         return addressClass.isInterception

@@ -30,12 +30,17 @@ public enum SkipReason: String, Codable, Sendable {
 }
 
 public struct ProbeEvidence: Sendable, Equatable {
-    public var spec: ProbeSpec
-    public var outcome: ProbeOutcome
-    public var errorClass: ErrorClass?
-    public var bodyMatched: Bool?
-    public var skipReason: SkipReason?
-    public var observation: ProbeObservation?
+    public let spec: ProbeSpec
+    public let outcome: ProbeOutcome
+    public let errorClass: ErrorClass?
+    public let bodyMatched: Bool?
+    public let skipReason: SkipReason?
+    public let observation: ProbeObservation?
+    /// `Classifier.dnsHijack`, worked out once here: the verdict is re-evaluated after every
+    /// result, over every result, so anything derived per probe there would cost O(n^2).
+    public let dnsHijack: Bool?
+    /// `NetworkInsights.proxySigns` of the observation, worked out once for the same reason.
+    public let proxySigns: Set<String>
 
     public init(spec: ProbeSpec, outcome: ProbeOutcome, errorClass: ErrorClass? = nil, bodyMatched: Bool? = nil,
                 skipReason: SkipReason? = nil, observation: ProbeObservation? = nil) {
@@ -45,6 +50,8 @@ public struct ProbeEvidence: Sendable, Equatable {
         self.bodyMatched = bodyMatched
         self.skipReason = skipReason
         self.observation = observation
+        self.dnsHijack = Classifier.dnsHijack(spec: spec, outcome: outcome, observation: observation)
+        self.proxySigns = observation.map(NetworkInsights.proxySigns) ?? []
     }
 
     public static func skipped(_ spec: ProbeSpec, because reason: SkipReason) -> ProbeEvidence {

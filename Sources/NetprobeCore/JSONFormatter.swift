@@ -61,10 +61,10 @@ extension Int64 {
 enum PathDocument {
     static func json(_ path: PathSnapshot) -> JSONOut {
         .object([
-            "schema_version": .int(Report.schemaVersion),
-            "interfaces": .array(path.interfaces.map(InterfaceDocument.json)),
             "default_routes": .array(path.defaultRoutes.map(RouteDocument.json)),
             "dns": DNSDocument.json(path.dns),
+            "interfaces": .array(path.interfaces.map(InterfaceDocument.json)),
+            "schema_version": .int(Report.schemaVersion),
         ])
     }
 }
@@ -73,24 +73,24 @@ enum PathDocument {
 enum InterfaceDocument {
     static func json(_ link: NetworkInterface) -> JSONOut {
         .object([
-            "name": .string(link.name),
-            "index": .int(link.index),
-            "type": .string(link.type.rawValue),
-            "kind": .string(link.kind),
-            "up": .bool(link.up),
-            "carrier": .bool(link.carrier),
-            "operstate": .string(link.operstate),
-            "mtu": .int(link.mtu),
-            "hardware_address": .string(link.hardwareAddress),
-            "expensive": .bool(link.expensive),
             "addresses": .array(link.addresses.map(address)),
+            "carrier": .bool(link.carrier),
+            "expensive": .bool(link.expensive),
+            "hardware_address": .string(link.hardwareAddress),
+            "index": .int(link.index),
+            "kind": .string(link.kind),
+            "mtu": .int(link.mtu),
+            "name": .string(link.name),
+            "operstate": .string(link.operstate),
+            "type": .string(link.type.rawValue),
+            "up": .bool(link.up),
         ])
     }
 
     static func address(_ address: InterfaceAddress) -> JSONOut {
         .object([
-            "family": .string(address.family.rawValue),
             "address": .string(address.address),
+            "family": .string(address.family.rawValue),
             "prefix_length": .int(address.prefixLength),
             "scope": .string(address.scope.rawValue),
         ])
@@ -113,9 +113,9 @@ enum RouteDocument {
 enum DNSDocument {
     static func json(_ dns: DNSConfiguration) -> JSONOut {
         .object([
-            "servers": .strings(dns.servers),
-            "search_domains": .strings(dns.searchDomains),
             "local_stub": .bool(dns.localStub),
+            "search_domains": .strings(dns.searchDomains),
+            "servers": .strings(dns.servers),
             "source": .string(dns.source),
         ])
     }
@@ -124,29 +124,29 @@ enum DNSDocument {
 enum ReportDocument {
     static func json(_ report: Report) -> JSONOut {
         .object([
-            "schema_version": .int(Report.schemaVersion),
-            "verdict": .string(report.verdict.rawValue),
-            "reason": .string(report.reason.rawValue),
-            "portal": report.portal.map(PortalDocument.json) ?? .null,
-            "partial": .bool(report.partial),
-            "partial_error": .string(NetworkText.jsonValue(report.partialError)),
-            "proxy": .bool(report.proxy),
-            "dns_hijack": .bool(report.dnsHijack),
-            "dns_canary": report.dnsCanary.map(CanaryDocument.json) ?? .null,
             "capport": report.capport.map(CapportDocument.json) ?? .null,
-            "duration_ms": .number(Rounding.ms(report.durationMs)),
-            "timestamp": .string(Timestamp.iso8601(report.timestamp)),
-            "quorum": .object([
-                "required": .int(report.quorumRequired),
-                "success": .int(report.successOperators),
-                "portal": .int(report.portalOperators),
-            ]),
-            "families": .array(report.families.map { .string($0.rawValue) }),
-            "interfaces": .array(report.path.interfaces.map(InterfaceDocument.json)),
             "default_routes": .array(report.path.defaultRoutes.map(RouteDocument.json)),
             "dns": DNSDocument.json(report.path.dns),
-            "probes": .array(report.probes.map(ProbeDocument.json)),
+            "dns_canary": report.dnsCanary.map(CanaryDocument.json) ?? .null,
+            "dns_hijack": .bool(report.dnsHijack),
+            "duration_ms": .number(Rounding.ms(report.durationMs)),
+            "families": .array(report.families.map { .string($0.rawValue) }),
+            "interfaces": .array(report.path.interfaces.map(InterfaceDocument.json)),
+            "partial": .bool(report.partial),
+            "partial_error": .string(NetworkText.jsonValue(report.partialError)),
             "paths": .array(report.paths.map(PathReportDocument.json)),
+            "portal": report.portal.map(PortalDocument.json) ?? .null,
+            "probes": .array(report.probes.map(ProbeDocument.json)),
+            "proxy": .bool(report.proxy),
+            "quorum": .object([
+                "portal": .int(report.portalOperators),
+                "required": .int(report.quorumRequired),
+                "success": .int(report.successOperators),
+            ]),
+            "reason": .string(report.reason.rawValue),
+            "schema_version": .int(Report.schemaVersion),
+            "timestamp": .string(Timestamp.iso8601(report.timestamp)),
+            "verdict": .string(report.verdict.rawValue),
         ])
     }
 }

@@ -49,11 +49,14 @@ private struct JSONTextWriter {
                 writer.write(items[index], depth: depth + 1)
             }
         case .object(let pairs):
-            let sorted = pairs.sorted { Self.precedes($0.key, $1.key) }
-            writeContainer("{", "}", count: sorted.count, depth: depth) { writer, index in
-                writer.writeString(sorted[index].key)
+            // The documents list their keys in this order already; sorting them at every
+            // write cost half of the writing of a 64-probe report.
+            let order = Self.isSorted(pairs) ? Array(pairs.indices)
+                : pairs.indices.sorted { Self.precedes(pairs[$0].key, pairs[$1].key) }
+            writeContainer("{", "}", count: order.count, depth: depth) { writer, index in
+                writer.writeString(pairs[order[index]].key)
                 writer.append(writer.pretty ? " : " : ":")
-                writer.write(sorted[index].value, depth: depth + 1)
+                writer.write(pairs[order[index]].value, depth: depth + 1)
             }
         }
     }
@@ -85,6 +88,15 @@ private struct JSONTextWriter {
 
     private mutating func append(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    static func isSorted(_ pairs: KeyValuePairs<String, JSONOut>) -> Bool {
+        var index = pairs.startIndex
+        while index + 1 < pairs.endIndex {
+            if !precedes(pairs[index].key, pairs[index + 1].key) { return false }
+            index += 1
+        }
+        return true
     }
 
     /// UTF-8 byte order, compared on the strings' contiguous storage: the generic

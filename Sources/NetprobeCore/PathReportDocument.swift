@@ -2,15 +2,15 @@
 enum PathReportDocument {
     static func json(_ path: PathReport) -> JSONOut {
         .object([
-            "interface": .string(path.interface),
-            "family": .string(path.family?.rawValue),
             "default": .bool(path.isDefault),
-            "verdict": .string(path.conclusion.verdict.rawValue),
-            "reason": .string(path.conclusion.reason.rawValue),
-            "portal": path.conclusion.portal.map(PortalDocument.json) ?? .null,
-            "partial": .bool(path.conclusion.partial),
-            "probes": .array(path.probes.map(ProbeDocument.json)),
             "duration_ms": .number(Rounding.ms(path.durationMs)),
+            "family": .string(path.family?.rawValue),
+            "interface": .string(path.interface),
+            "partial": .bool(path.conclusion.partial),
+            "portal": path.conclusion.portal.map(PortalDocument.json) ?? .null,
+            "probes": .array(path.probes.map(ProbeDocument.json)),
+            "reason": .string(path.conclusion.reason.rawValue),
+            "verdict": .string(path.conclusion.verdict.rawValue),
         ])
     }
 }

@@ -65,7 +65,17 @@ public struct ProbeSpec: Sendable, Equatable {
         self.expect = expect
     }
 
-    public var isHTTPS: Bool { url.lowercased().hasPrefix("https://") }
+    /// Compared byte by byte: `lowercased()` of the whole URL, for every probe in every
+    /// re-evaluation of the verdict, was a measurable share of a 64-probe check.
+    public var isHTTPS: Bool {
+        var bytes = url.utf8.makeIterator()
+        for expected in "https://".utf8 {
+            guard var byte = bytes.next() else { return false }
+            if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { byte += 0x20 }
+            guard byte == expected else { return false }
+        }
+        return true
+    }
 }
 
 public struct ProbeConfig: Sendable, Equatable {

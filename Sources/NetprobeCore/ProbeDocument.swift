@@ -5,42 +5,42 @@ enum ProbeDocument {
         let observation = evidence.observation
         let error = observation?.transportError.flatMap { $0.kind == .cancelled ? nil : $0.message }
         return .object([
-            "name": .string(NetworkText.jsonValue(evidence.spec.name)),
-            "url": .string(NetworkText.jsonValue(evidence.spec.url)),
-            "operator": .string(NetworkText.jsonValue(evidence.spec.operatorName)),
-            "outcome": .string(evidence.outcome.rawValue),
-            "error_class": .string(evidence.errorClass?.rawValue),
-            "skip_reason": .string(evidence.skipReason?.rawValue),
-            "status": .int(observation?.status),
-            "body_matched": .bool(evidence.bodyMatched),
             "body_bytes": .int(observation?.body.count),
+            "body_matched": .bool(evidence.bodyMatched),
             "body_truncated": .bool(observation?.bodyTruncated),
-            "remote_address": .string(observation?.remoteAddress),
             "dns_hijack": .bool(Classifier.dnsHijack(evidence)),
             "duration_ms": .number(observation.map { Rounding.ms($0.timings.totalMs) }),
             "error": .string(NetworkText.jsonValue(error)),
+            "error_class": .string(evidence.errorClass?.rawValue),
+            "headers": observation.map(headers) ?? .null,
+            "name": .string(NetworkText.jsonValue(evidence.spec.name)),
+            "operator": .string(NetworkText.jsonValue(evidence.spec.operatorName)),
+            "outcome": .string(evidence.outcome.rawValue),
             "proxy": .string(observation?.proxy),
             "proxy_auth_realm": .string(NetworkText.jsonValue(observation?.proxyAuthRealm)),
-            "headers": observation.map(headers) ?? .null,
+            "remote_address": .string(observation?.remoteAddress),
+            "skip_reason": .string(evidence.skipReason?.rawValue),
+            "status": .int(observation?.status),
             "timings": observation.map { timings($0.timings) } ?? .null,
+            "url": .string(NetworkText.jsonValue(evidence.spec.url)),
         ])
     }
 
     static func headers(_ observation: ProbeObservation) -> JSONOut {
         .object([
-            "location": .string(NetworkText.jsonValue(observation.header("location"))),
-            "content_type": .string(NetworkText.jsonValue(observation.header("content-type"))),
             "content_length": .string(NetworkText.jsonValue(observation.header("content-length"))),
+            "content_type": .string(NetworkText.jsonValue(observation.header("content-type"))),
+            "location": .string(NetworkText.jsonValue(observation.header("location"))),
             "via": .string(NetworkText.jsonValue(observation.header("via"))),
         ])
     }
 
     static func timings(_ timings: ProbeTimings) -> JSONOut {
         .object([
-            "dns_ms": .number(Rounding.ms(timings.dnsMs)),
             "connect_ms": .number(Rounding.ms(timings.connectMs)),
-            "tls_ms": .number(Rounding.ms(timings.tlsMs)),
+            "dns_ms": .number(Rounding.ms(timings.dnsMs)),
             "first_byte_ms": .number(Rounding.ms(timings.firstByteMs)),
+            "tls_ms": .number(Rounding.ms(timings.tlsMs)),
             "total_ms": .number(Rounding.ms(timings.totalMs)),
         ])
     }

@@ -36,7 +36,7 @@ public struct ProxyURL: Sendable, Equatable, CustomStringConvertible {
         }
         guard !text.isEmpty else { throw fail("it is empty") }
         guard text.utf8.count <= 2048 else { throw fail("it is longer than 2048 bytes") }
-        guard !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || URLRules.isControlOrFormat($0) }) else {
+        guard !URLRules.hasSpaceOrInvisible(text) else {
             throw fail("it contains white space or control characters")
         }
         var rest = Substring(text)

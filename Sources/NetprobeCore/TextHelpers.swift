@@ -93,6 +93,23 @@ public enum TextHelpers {
     }
 }
 
+extension StringProtocol where UTF8View: BidirectionalCollection {
+    /// The text without the ASCII bytes `isTrimmed` picks at either end, cut on the UTF-8
+    /// view (an ASCII byte is never part of a longer sequence, so the rest stays valid).
+    /// Trimming Characters, reversing them twice, cost about 250k instructions a call.
+    public func trimmingASCII(where isTrimmed: (UInt8) -> Bool) -> String {
+        let bytes = utf8
+        guard let first = bytes.firstIndex(where: { !isTrimmed($0) }),
+              let last = bytes.lastIndex(where: { !isTrimmed($0) }) else { return "" }
+        return String(decoding: bytes[first...last], as: UTF8.self)
+    }
+
+    /// Space and tab trimmed: HTTP's optional whitespace (RFC 9110, 5.6.3).
+    public var trimmingSpacesAndTabs: String {
+        trimmingASCII { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+    }
+}
+
 extension StringProtocol {
     /// Foundation's trimmingCharacters(in: .whitespaces): tab and the Unicode space separators (Zs).
     public func trimmingWhitespaces() -> String {

@@ -15,8 +15,7 @@ enum Framing {
         var lengths: [Substring] = []
         for header in headers where header.name == "content-length" {
             for part in header.value.split(separator: ",") {
-                let value = part.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()
-                let length = Substring(String(value))
+                let length = Substring(part.trimmingSpacesAndTabs)
                 if !lengths.contains(length) { lengths.append(length) }
             }
         }

@@ -132,7 +132,7 @@ final class Transfer {
     }
 
     private static func headerName(_ line: String) -> String {
-        String(line.prefix { $0 != ":" && $0 != ";" }).trimmingSpaces.lowercased()
+        String(line.prefix { $0 != ":" && $0 != ";" }).trimmingSpacesAndTabs.lowercased()
     }
 
     /// The callbacks cannot capture, so the collector travels as an unretained pointer;
@@ -176,9 +176,3 @@ final class Transfer {
     }
 }
 
-private extension String {
-    var trimmingSpaces: String {
-        let isSpace = { (c: Character) in c == " " || c == "\t" }
-        return String(drop(while: isSpace).reversed().drop(while: isSpace).reversed())
-    }
-}

@@ -85,26 +85,27 @@ struct Round {
         var observation = observation
         observation.name = name
         let now = ContinuousClock.now
-        var state = paths[index]
-        state.running.remove("\(index)/\(name)")
-        state.settledAt = now
+        // Changed in place: a copy of the path's state made every array in it shared, so each
+        // result copied all the results before it (quadratic in the number of probes).
+        paths[index].running.remove("\(index)/\(name)")
+        paths[index].settledAt = now
         switch role {
         case .probe(let spec):
-            state.findings.settled.append(Classifier.classify(observation, for: spec))
-            state.findings.pending.removeAll { $0.name == spec.name }
+            paths[index].findings.settled.append(Classifier.classify(observation, for: spec))
+            paths[index].findings.pending.removeAll { $0.name == spec.name }
         case .capport:
-            state.findings.capport = state.plan.api?.api.report(from: observation)
-            state.findings.capportPending = false
+            paths[index].findings.capport = paths[index].plan.api?.api.report(from: observation)
+            paths[index].findings.capportPending = false
         case .canary(let host):
-            state.findings.canary = DNSCanaryReport.from(observation, name: host)
+            paths[index].findings.canary = DNSCanaryReport.from(observation, name: host)
         }
-        schedule(&state, index: index, now: now, runner: runner)
-        paths[index] = state
+        Self.schedule(&paths[index], index: index, now: now, started: started, runner: runner)
     }
 
     /// What the path's conclusion lets go of: everything once final (HTTPS after its grace),
     /// or everything after the API's grace when only the API keeps the path waiting.
-    private func schedule(_ state: inout PathState, index: Int, now: ContinuousClock.Instant, runner: some TransferRunner) {
+    private static func schedule(_ state: inout PathState, index: Int, now: ContinuousClock.Instant,
+                                 started: ContinuousClock.Instant, runner: some TransferRunner) {
         guard !state.running.isEmpty else { return }
         let conclusion = VerdictEngine.conclude(state.findings)
         if conclusion.isFinal {

@@ -36,6 +36,30 @@ import Testing
         #expect(AddressClass.of(text) == expected)
     }
 
+    /// The byte parser agrees with the old Character one on the table and on 40,000
+    /// pseudo-random strings over the characters addresses are made of (a fixed seed).
+    @Test func byteParserAgreesWithTheCharacterOne() {
+        let alphabet = Array("0123456789abcdefABCDEFg.:.::%[]1 \u{0661}")
+        var state: UInt64 = 0x9E3779B97F4A7C15
+        func next() -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        var inputs = Self.table.map(\.0) + ["256.1.1.1", "1.2.3.300", "001.002.003.004", "::1.2.3.4", "1::1.2.3.4",
+                                            "a:b:c:d:e:f:1.2.3.4", "::ffff:256.1.1.1", "\u{0661}.2.3.4"]
+        for _ in 0..<40_000 {
+            inputs.append(String((0..<(next() % 24)).map { _ in alphabet[next() % alphabet.count] }))
+        }
+        var disagreements: [String] = []
+        for text in inputs {
+            let sub = Substring(text)
+            if IPAddressText.ipv4(sub) != LegacyIPAddressText.ipv4(sub) || IPAddressText.ipv6(sub) != LegacyIPAddressText.ipv6(sub) {
+                disagreements.append(text)
+            }
+        }
+        #expect(disagreements.isEmpty, "differ on \(disagreements.prefix(10))")
+    }
+
     @Test func interceptionClasses() {
         let intercepting = Set(AddressClass.allCases.filter(\.isInterception))
         #expect(intercepting == [.privateUse, .loopback, .linkLocal, .cgnat, .uniqueLocal, .unspecified])

@@ -30,6 +30,13 @@ public func fuzzClassifier(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(observation.transportError == nil && spec.expect.statuses.contains(status), "success without the expected status")
     }
     _ = Classifier.dnsHijack(evidence)
+    // The body's first line as the address libcurl reported: the address parser too.
+    let address = String(decoding: body.prefix(64).prefix { $0 != 0x0A }, as: UTF8.self)
+    if let v4 = IPAddressText.ipv4(Substring(address)) {
+        precondition(v4.count == 4 && address.utf8.allSatisfy { $0 == 0x2E || (0x30...0x39).contains($0) }, "not an IPv4 address")
+    }
+    if let v6 = IPAddressText.ipv6(Substring(address)) { precondition(v6.count == 16, "not 16 bytes") }
+    _ = AddressClass.of(address)
     _ = WISPrParser.parse(body)
     return 0
 }

@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// What kind of address a probe's host name led to. A public probe host answered
 /// from a private, loopback, link-local, shared (CGNAT), unique-local or unspecified
@@ -34,11 +29,13 @@ public enum AddressClass: String, Sendable, CaseIterable {
     /// Classifies a textual IPv4 or IPv6 address (brackets and a %zone are allowed);
     /// nil when the text is not an address.
     public static func of(_ text: String) -> AddressClass? {
-        var address = Substring(text)
-        if address.hasPrefix("[") && address.hasSuffix("]") { address = address.dropFirst().dropLast() }
-        if let percent = address.firstIndex(of: "%") { address = address[..<percent] }
-        if let v4 = IPAddressText.ipv4(address) { return ipv4(v4) }
-        if let v6 = IPAddressText.ipv6(address) { return ipv6(v6) }
+        var address = Array(text.utf8)[...]
+        if address.count >= 2, address.first == UInt8(ascii: "["), address.last == UInt8(ascii: "]") {
+            address = address.dropFirst().dropLast()
+        }
+        if let percent = address.firstIndex(of: UInt8(ascii: "%")) { address = address[..<percent] }
+        if let v4 = IPAddressText.ipv4(bytes: address) { return ipv4(v4) }
+        if let v6 = IPAddressText.ipv6(bytes: address) { return ipv6(v6) }
         return nil
     }
 
@@ -72,41 +69,53 @@ public enum AddressClass: String, Sendable, CaseIterable {
     }
 }
 
-/// Strict parsers for textual IP addresses, as libcurl reports them (no C needed).
+/// Strict parsers for textual IP addresses, as libcurl reports them (no C needed). They
+/// read UTF-8 bytes: Character-by-Character parsing cost every probe result about 17k
+/// instructions per address, in each of the verdict's re-evaluations (issue 13).
 enum IPAddressText {
+    static func ipv4(_ text: Substring) -> [UInt8]? { ipv4(bytes: Array(text.utf8)[...]) }
+    static func ipv6(_ text: Substring) -> [UInt8]? { ipv6(bytes: Array(text.utf8)[...]) }
+
     /// Four decimal octets, 1-3 digits each.
-    static func ipv4(_ text: Substring) -> [UInt8]? {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 4 else { return nil }
+    static func ipv4(bytes: ArraySlice<UInt8>) -> [UInt8]? {
         var out: [UInt8] = []
-        for part in parts {
-            guard (1...3).contains(part.count), part.allSatisfy({ $0.isASCII && $0.isNumber }), let value = UInt8(part) else { return nil }
-            out.append(value)
+        out.reserveCapacity(4)
+        var value = 0, digits = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: ".") {
+                guard digits > 0, value <= 255, out.count < 3 else { return nil }
+                out.append(UInt8(value))
+                value = 0
+                digits = 0
+            } else if let digit = decimal(byte), digits < 3 {
+                value = value * 10 + digit
+                digits += 1
+            } else {
+                return nil
+            }
         }
+        guard digits > 0, value <= 255, out.count == 3 else { return nil }
+        out.append(UInt8(value))
         return out
     }
 
     /// Sixteen bytes from RFC 4291 text: hex groups, at most one "::", an optional dotted IPv4 tail.
-    static func ipv6(_ text: Substring) -> [UInt8]? {
-        guard text.count <= 45, text.contains(":") else { return nil }
-        let halves = text.components(separatedBy: "::")
-        guard halves.count <= 2 else { return nil }
-        func groups(_ part: String, allowIPv4Tail: Bool) -> [UInt8]? {
-            if part.isEmpty { return [] }
-            var out: [UInt8] = []
-            let pieces = part.split(separator: ":", omittingEmptySubsequences: false)
-            for (index, piece) in pieces.enumerated() {
-                if allowIPv4Tail && index == pieces.count - 1 && piece.contains(".") {
-                    guard let v4 = ipv4(piece) else { return nil }
-                    out += v4
-                } else {
-                    guard (1...4).contains(piece.count), piece.allSatisfy(\.isHexDigit), piece.allSatisfy(\.isASCII),
-                          let value = UInt16(piece, radix: 16) else { return nil }
-                    out += [UInt8(value >> 8), UInt8(value & 0xFF)]
-                }
+    static func ipv6(bytes: ArraySlice<UInt8>) -> [UInt8]? {
+        let colon = UInt8(ascii: ":")
+        guard bytes.count <= 45, bytes.contains(colon) else { return nil }
+        var halves: [ArraySlice<UInt8>] = []
+        var start = bytes.startIndex, index = bytes.startIndex
+        while index < bytes.endIndex {
+            if bytes[index] == colon, index + 1 < bytes.endIndex, bytes[index + 1] == colon {
+                halves.append(bytes[start..<index])
+                index += 2
+                start = index
+            } else {
+                index += 1
             }
-            return out
         }
+        halves.append(bytes[start...])
+        guard halves.count <= 2 else { return nil }
         if halves.count == 1 {
             guard let all = groups(halves[0], allowIPv4Tail: true), all.count == 16 else { return nil }
             return all
@@ -114,5 +123,40 @@ enum IPAddressText {
         guard let head = groups(halves[0], allowIPv4Tail: false), let tail = groups(halves[1], allowIPv4Tail: true),
               head.count + tail.count <= 14 else { return nil }
         return head + [UInt8](repeating: 0, count: 16 - head.count - tail.count) + tail
+    }
+
+    /// Colon-separated groups of 1-4 hex digits, the last one a dotted IPv4 address if allowed.
+    private static func groups(_ part: ArraySlice<UInt8>, allowIPv4Tail: Bool) -> [UInt8]? {
+        if part.isEmpty { return [] }
+        var out: [UInt8] = []
+        let pieces = part.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+        for (index, piece) in pieces.enumerated() {
+            if allowIPv4Tail && index == pieces.count - 1 && piece.contains(UInt8(ascii: ".")) {
+                guard let v4 = ipv4(bytes: piece) else { return nil }
+                out += v4
+            } else {
+                guard (1...4).contains(piece.count) else { return nil }
+                var value = 0
+                for byte in piece {
+                    guard let digit = hex(byte) else { return nil }
+                    value = value << 4 | digit
+                }
+                out += [UInt8(value >> 8), UInt8(value & 0xFF)]
+            }
+        }
+        return out
+    }
+
+    private static func decimal(_ byte: UInt8) -> Int? {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") ? Int(byte - UInt8(ascii: "0")) : nil
+    }
+
+    private static func hex(_ byte: UInt8) -> Int? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return Int(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return Int(byte - UInt8(ascii: "a")) + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return Int(byte - UInt8(ascii: "A")) + 10
+        default: return nil
+        }
     }
 }

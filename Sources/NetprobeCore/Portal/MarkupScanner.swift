@@ -85,7 +85,6 @@ enum MarkupScanner {
 
     /// Trims ASCII whitespace from both ends.
     static func trim(_ text: String) -> String {
-        let isSpace = { (c: Character) in c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\u{0C}" }
-        return String(text.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+        text.trimmingASCII { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0x0C }
     }
 }

@@ -8,10 +8,9 @@ public enum NetworkInsights {
     /// only a box between us and all of them stamps every answer alike.
     public static func proxy(_ evidence: [ProbeEvidence]) -> Bool {
         var operatorsBySign: [String: Set<String>] = [:]
-        for item in evidence where item.outcome == .success {
-            guard let observation = item.observation else { continue }
-            for sign in proxySigns(observation) {
-                operatorsBySign[sign, default: []].insert(item.spec.operatorName)
+        for index in evidence.indices where evidence[index].outcome == .success && !evidence[index].proxySigns.isEmpty {
+            for sign in evidence[index].proxySigns {
+                operatorsBySign[sign, default: []].insert(evidence[index].spec.operatorName)
             }
         }
         return operatorsBySign.values.contains { $0.count >= 2 }
@@ -60,6 +59,6 @@ public enum NetworkInsights {
 
     /// Any probe host name led to an interception address (`Classifier.dnsHijack`).
     public static func dnsHijack(_ evidence: [ProbeEvidence]) -> Bool {
-        evidence.contains { Classifier.dnsHijack($0) == true }
+        evidence.indices.contains { evidence[$0].dnsHijack == true }
     }
 }

@@ -4,13 +4,13 @@
 enum WISPrDocument {
     static func json(_ info: WISPrInfo) -> JSONOut {
         .object([
-            "message_type": .int(info.messageType),
-            "response_code": .int(info.responseCode),
-            "login_url": .string(NetworkText.jsonValue(info.loginURL)),
             "abort_login_url": .string(NetworkText.jsonValue(info.abortLoginURL)),
-            "location_name": .string(NetworkText.jsonValue(info.locationName)),
             "access_location": .string(NetworkText.jsonValue(info.accessLocation)),
             "access_procedure": .string(NetworkText.jsonValue(info.accessProcedure)),
+            "location_name": .string(NetworkText.jsonValue(info.locationName)),
+            "login_url": .string(NetworkText.jsonValue(info.loginURL)),
+            "message_type": .int(info.messageType),
+            "response_code": .int(info.responseCode),
         ])
     }
 }
@@ -19,20 +19,20 @@ enum CapportDocument {
     static func json(_ report: CapportReport) -> JSONOut {
         let answer = report.answer
         return .object([
-            "uri": .string(NetworkText.jsonValue(report.uri)),
-            "source": .string(report.source),
-            "interface": .string(NetworkText.jsonValue(report.interface)),
-            "state": .string(report.state.rawValue),
-            "error": .string(NetworkText.jsonValue(report.error)),
-            "status": .int(report.status),
-            // "unrestricted" is the network saying, without an API, that nobody here is captive.
-            "captive": .bool(answer?.captive ?? (report.state == .unrestricted ? false : nil)),
-            "user_portal_url": .string(NetworkText.jsonValue(answer?.userPortalURL)),
-            "venue_info_url": .string(NetworkText.jsonValue(answer?.venueInfoURL)),
-            "seconds_remaining": .int(answer?.secondsRemaining),
             "bytes_remaining": .int(answer?.bytesRemaining),
             "can_extend_session": .bool(answer?.canExtendSession),
+            // "unrestricted" is the network saying, without an API, that nobody here is captive.
+            "captive": .bool(answer?.captive ?? (report.state == .unrestricted ? false : nil)),
             "duration_ms": .number(Rounding.ms(report.durationMs)),
+            "error": .string(NetworkText.jsonValue(report.error)),
+            "interface": .string(NetworkText.jsonValue(report.interface)),
+            "seconds_remaining": .int(answer?.secondsRemaining),
+            "source": .string(report.source),
+            "state": .string(report.state.rawValue),
+            "status": .int(report.status),
+            "uri": .string(NetworkText.jsonValue(report.uri)),
+            "user_portal_url": .string(NetworkText.jsonValue(answer?.userPortalURL)),
+            "venue_info_url": .string(NetworkText.jsonValue(answer?.venueInfoURL)),
         ])
     }
 }
@@ -40,12 +40,12 @@ enum CapportDocument {
 enum PortalDocument {
     static func json(_ portal: PortalInfo) -> JSONOut {
         .object([
-            "url": .string(NetworkText.jsonValue(portal.url)),
-            "source": .string(portal.source),
-            "probe": .string(portal.probe),
-            "status": .int(portal.status),
-            "login_url": .string(NetworkText.jsonValue(portal.loginURL)),
             "location_name": .string(NetworkText.jsonValue(portal.locationName)),
+            "login_url": .string(NetworkText.jsonValue(portal.loginURL)),
+            "probe": .string(portal.probe),
+            "source": .string(portal.source),
+            "status": .int(portal.status),
+            "url": .string(NetworkText.jsonValue(portal.url)),
             "wispr": portal.wispr.map(WISPrDocument.json) ?? .null,
         ])
     }
@@ -54,9 +54,9 @@ enum PortalDocument {
 enum CanaryDocument {
     static func json(_ canary: DNSCanaryReport) -> JSONOut {
         .object([
+            "address": .string(canary.address),
             "name": .string(canary.name),
             "resolved": .bool(canary.resolved),
-            "address": .string(canary.address),
         ])
     }
 }

@@ -46,8 +46,14 @@ struct ProbeTally: Sendable, Equatable {
     init(quorum: Int, answered: [ProbeEvidence], pending: [ProbeSpec]) {
         // An operator may count in both sets: interception seen on one of its probes is not
         // excused by another of its probes getting through (portals allow-list hosts).
-        let successOps = Set(answered.filter { $0.outcome == .success }.map(\.spec.operatorName))
-        let portalOps = Set(answered.filter { $0.outcome == .portal || Classifier.dnsHijack($0) == true }.map(\.spec.operatorName))
+        // By index, not filter/map: those copied every evidence (spec, observation, body) in
+        // each of the re-evaluations that follow every result (issue 13).
+        var successOps: Set<String> = [], portalOps: Set<String> = []
+        for index in answered.indices {
+            let outcome = answered[index].outcome
+            if outcome == .success { successOps.insert(answered[index].spec.operatorName) }
+            if outcome == .portal || answered[index].dnsHijack == true { portalOps.insert(answered[index].spec.operatorName) }
+        }
         let pendingOps = Set(pending.map(\.operatorName))
         let canAddSuccess = pendingOps.subtracting(successOps).count
         let canAddPortal = pendingOps.subtracting(portalOps).count
@@ -120,10 +126,19 @@ public enum VerdictEngine {
     /// true: an HTTPS probe failed while HTTP probes validated; false: HTTPS validated too;
     /// nil: not known (no HTTPS probe settled, or nothing validated).
     static func partial(_ answered: [ProbeEvidence]) -> Bool? {
-        let httpValidated = answered.contains { !$0.spec.isHTTPS && $0.outcome == .success }
-        let https = answered.filter { $0.spec.isHTTPS }
-        guard httpValidated, !https.isEmpty else { return nil }
-        if https.contains(where: { $0.outcome == .failure }) { return true }
-        return https.contains { $0.outcome == .success } ? false : nil
+        var httpValidated = false, anyHTTPS = false, httpsFailed = false, httpsValidated = false
+        for index in answered.indices {
+            let outcome = answered[index].outcome
+            if answered[index].spec.isHTTPS {
+                anyHTTPS = true
+                httpsFailed = httpsFailed || outcome == .failure
+                httpsValidated = httpsValidated || outcome == .success
+            } else if outcome == .success {
+                httpValidated = true
+            }
+        }
+        guard httpValidated, anyHTTPS else { return nil }
+        if httpsFailed { return true }
+        return httpsValidated ? false : nil
     }
 }
