@@ -11,6 +11,8 @@ struct TransferSetupError: Error {
 /// callback context). Owning them together means one deinit frees them all, in the
 /// order libcurl requires (detach from the multi, then clean up the handle, then its data).
 final class Transfer {
+    static let receiveBufferBytes = 4096
+
     let index: Int
     let request: ProbeRequest
     let handle: UnsafeMutableRawPointer
@@ -81,6 +83,9 @@ final class Transfer {
         try set(CURLOPT_FORBID_REUSE, 1)
         try set(CURLOPT_DNS_CACHE_TIMEOUT, 0)
         try set(CURLOPT_TIMEOUT_MS, timeLimitMs)
+        // Probe answers are small (a body cap of 64 KiB by default): a 4 KiB receive buffer
+        // instead of libcurl's 16 KiB keeps 64 probes about 0.8 MB lighter (issue 13).
+        try set(CURLOPT_BUFFERSIZE, Self.receiveBufferBytes)
         try set(CURLOPT_CONNECTTIMEOUT_MS, timeLimitMs)
         try set(CURLOPT_USERAGENT, userAgent)
         if let interface = request.interface {

@@ -120,6 +120,15 @@ import Testing
         }
     }
 
+    /// The documents list keys in order, and the writer then skips sorting; an object whose
+    /// keys come in another order is still written sorted by UTF-8 bytes.
+    @Test func unorderedKeysAreStillWrittenSorted() {
+        let object = JSONOut.object(["b": .int(2), "a": .int(1), "ä": .null, "Z": .bool(true), "a_b": .string("x")])
+        #expect(object.rendered() == #"{"Z":true,"a":1,"a_b":"x","b":2,"ä":null}"#)
+        let ordered = JSONOut.object(["Z": .bool(true), "a": .int(1), "a_b": .string("x"), "b": .int(2), "ä": .null])
+        #expect(ordered.rendered() == object.rendered())
+    }
+
     /// WatchRecord's extra keys went through a default JSONEncoder, which escapes `/`; none of
     /// their values can hold one (fixed words, and interface names, which the kernel and
     /// `--interface` refuse with a slash), so the shared writer gives the same bytes.

@@ -45,3 +45,20 @@ import Testing
         #expect(!CapportReport.isPlainHTTP(CapportReport.unrestrictedURI))
     }
 }
+
+/// The byte-level trimming that replaced Character-by-Character trimming (issue 13).
+@Suite struct ASCIITrimmingTests {
+    @Test(arguments: [
+        ("  7 ", "7"), ("\t7\t", "7"), ("7", "7"), ("", ""), (" \t ", ""),
+        (" café ", "café"), ("\u{00A0}x\u{00A0}", "\u{00A0}x\u{00A0}"), (" a b ", "a b"),
+    ])
+    func spacesAndTabs(_ input: String, _ expected: String) {
+        #expect(input.trimmingSpacesAndTabs == expected)
+        #expect(Substring(input).trimmingSpacesAndTabs == expected)
+    }
+
+    @Test func aPredicateOfOurOwn() {
+        #expect("\r\n x \n".trimmingASCII { $0 == 0x0A || $0 == 0x0D || $0 == 0x20 } == "x")
+        #expect("xyx".trimmingASCII { $0 == UInt8(ascii: "x") } == "y")
+    }
+}

@@ -86,6 +86,19 @@ import Testing
         #expect(try settings.proxy(for: row.url)?.redacted == row.expected)
     }
 
+    /// The CLI hands over only `variableNames` (read with getenv, issue 13): every selection
+    /// must come out the same from just those as from the whole environment.
+    @Test(arguments: selections)
+    func theNamedVariablesAreAllThatMatter(_ selection: Selection) throws {
+        var everything = selection.env
+        everything["PATH"] = "/usr/bin"
+        everything["HTTP_PROXY"] = everything["HTTP_PROXY"] ?? "http://ignored.example:1"
+        let named = everything.filter { ProxySettings.variableNames.contains($0.key) }
+        let full = try ProxySettings(choice: .environment, environment: everything).proxy(for: selection.url)
+        let filtered = try ProxySettings(choice: .environment, environment: named).proxy(for: selection.url)
+        #expect(full?.redacted == filtered?.redacted)
+    }
+
     @Test func explicitProxyIgnoresTheEnvironment() throws {
         let env = ["http_proxy": Self.proxyA, "NO_PROXY": "*"]
         let settings = try ProxySettings(proxyOption: "http://user:secret@p.example:3128", noProxy: false, environment: env)
