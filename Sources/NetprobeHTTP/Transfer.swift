@@ -94,7 +94,10 @@ final class Transfer {
         if let family = request.family {
             try set(CURLOPT_IPRESOLVE, family == .ipv4 ? Int(CURL_IPRESOLVE_V4) : Int(CURL_IPRESOLVE_V6))
         }
-        if let caBundle = request.caBundle {
+        if !usesTLS {
+            // Plain HTTP to the server and the proxy: no certificate is ever checked, so the
+            // certificate directory is not even listed (SystemTrust reads it on first use).
+        } else if let caBundle = request.caBundle {
             try set(CURLOPT_CAINFO, caBundle)
         } else if let directory = SystemTrust.hashedDirectory {
             // The hashed directory alone: NULL CAINFO keeps libcurl from also loading its whole bundle.
@@ -172,6 +175,12 @@ final class Transfer {
             throw TransferSetupError(code: CURLE_BAD_FUNCTION_ARGUMENT.rawValue, message: "NUL byte in option \(option.rawValue) for \(request.name)")
         }
         try check(netprobe_easy_setopt_string(handle, option, value), "option \(option.rawValue)")
+    }
+
+    /// TLS anywhere on the way: an https URL (directly or through a CONNECT tunnel) or an
+    /// https proxy.
+    private var usesTLS: Bool {
+        request.url.utf8.count >= 6 && request.url.prefix(6).lowercased() == "https:" || request.proxy?.scheme == .https
     }
 
     private func check(_ code: CURLcode, _ what: String) throws(TransferSetupError) {
