@@ -67,7 +67,10 @@ public struct ProbeSpec: Sendable, Equatable {
 
     /// Compared byte by byte: `lowercased()` of the whole URL, for every probe in every
     /// re-evaluation of the verdict, was a measurable share of a 64-probe check.
-    public var isHTTPS: Bool {
+    public var isHTTPS: Bool { Self.isHTTPS(url) }
+
+    /// Whether `url` starts with "https://", in any case.
+    public static func isHTTPS(_ url: String) -> Bool {
         var bytes = url.utf8.makeIterator()
         for expected in "https://".utf8 {
             guard var byte = bytes.next() else { return false }

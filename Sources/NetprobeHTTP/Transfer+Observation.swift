@@ -81,7 +81,7 @@ extension Transfer {
         let message = proxy.scrub(error.message)
         let failure = CurlErrorClassifier.ProxiedFailure(
             code: UInt32(error.code), kind: error.kind, osErrno: osErrno, connected: connected(observation),
-            tunnelling: request.url.lowercased().hasPrefix("https:"),
+            tunnelling: ProbeSpec.isHTTPS(request.url),
             connectStatus: observation.proxyConnectStatus ?? 0, status: observation.status ?? 0,
             proxyIsTLS: proxy.scheme == .https)
         switch CurlErrorClassifier.blame(failure) {

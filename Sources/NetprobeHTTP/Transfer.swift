@@ -94,15 +94,10 @@ final class Transfer {
         if let family = request.family {
             try set(CURLOPT_IPRESOLVE, family == .ipv4 ? Int(CURL_IPRESOLVE_V4) : Int(CURL_IPRESOLVE_V6))
         }
-        if !usesTLS {
-            // Plain HTTP to the server and the proxy: no certificate is ever checked, so the
-            // certificate directory is not even listed (SystemTrust reads it on first use).
-        } else if let caBundle = request.caBundle {
-            try set(CURLOPT_CAINFO, caBundle)
-        } else if let directory = SystemTrust.hashedDirectory {
-            // The hashed directory alone: NULL CAINFO keeps libcurl from also loading its whole bundle.
-            try set(CURLOPT_CAPATH, directory)
-            try check(netprobe_easy_setopt_pointer(handle, CURLOPT_CAINFO, nil), "CURLOPT_CAINFO")
+        // Plain HTTP to the server and the proxy checks no certificate: then the certificate
+        // directory is not even listed (SystemTrust reads it on first use).
+        if usesTLS {
+            try setTrust()
         }
         try setHeaders()
         try check(netprobe_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), "CURLOPT_ERRORBUFFER")
@@ -180,7 +175,17 @@ final class Transfer {
     /// TLS anywhere on the way: an https URL (directly or through a CONNECT tunnel) or an
     /// https proxy.
     private var usesTLS: Bool {
-        request.url.utf8.count >= 6 && request.url.prefix(6).lowercased() == "https:" || request.proxy?.scheme == .https
+        ProbeSpec.isHTTPS(request.url) || request.proxy?.scheme == .https
+    }
+
+    private func setTrust() throws(TransferSetupError) {
+        if let caBundle = request.caBundle {
+            try set(CURLOPT_CAINFO, caBundle)
+        } else if let directory = SystemTrust.hashedDirectory {
+            // The hashed directory alone: NULL CAINFO keeps libcurl from also loading its whole bundle.
+            try set(CURLOPT_CAPATH, directory)
+            try check(netprobe_easy_setopt_pointer(handle, CURLOPT_CAINFO, nil), "CURLOPT_CAINFO")
+        }
     }
 
     private func check(_ code: CURLcode, _ what: String) throws(TransferSetupError) {
