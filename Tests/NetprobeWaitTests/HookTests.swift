@@ -34,7 +34,7 @@ extension LabSuite {
             let watch = try lab.netprobe(["watch", "--config", lab.config, "--interval", "1", "--exec", hook, "two words", "--json"])
             defer { watch.stop() }
 
-            #expect(Poll.until(timeout: 10) { FileManager.default.fileExists(atPath: "\(dir)/run-0.done") })
+            #expect(FileEvents.until(dir, timeout: 10) { FileManager.default.fileExists(atPath: "\(dir)/run-0.done") })
             #expect(contents("\(dir)/run-0.env") == """
                 NETPROBE_EVENT=start
                 NETPROBE_INTERFACE=v0
@@ -50,7 +50,7 @@ extension LabSuite {
             #expect(first.event == "start" && first.state == "online/probes-validated")
 
             try lab.setPortal(true)
-            #expect(Poll.until(timeout: 10) { FileManager.default.fileExists(atPath: "\(dir)/run-1.done") })
+            #expect(FileEvents.until(dir, timeout: 10) { FileManager.default.fileExists(atPath: "\(dir)/run-1.done") })
             #expect(contents("\(dir)/run-1.env") == """
                 NETPROBE_EVENT=change
                 NETPROBE_INTERFACE=v0
@@ -89,7 +89,7 @@ extension LabSuite {
                                           "--exec", hook])
             defer { watch.stop() }
 
-            #expect(Poll.until(timeout: 10) { FileManager.default.fileExists(atPath: "\(dir)/run-0.done") })
+            #expect(FileEvents.until(dir, timeout: 10) { FileManager.default.fileExists(atPath: "\(dir)/run-0.done") })
             #expect(contents("\(dir)/run-0.env") == "NETPROBE_PATH_FAMILY=\nNETPROBE_PATH_INTERFACE=\n")
             let start = try JSONSerialization.jsonObject(with: Data(try #require(watch.lines.first).utf8)) as? [String: Any]
             #expect(start?["reason"] as? String == "no-link")
@@ -101,7 +101,7 @@ extension LabSuite {
                 "addr add 203.0.113.10/24 dev v1",
                 "route add default via 203.0.113.1 dev v1 metric 500",
             ])
-            #expect(Poll.until(timeout: 15) { FileManager.default.fileExists(atPath: "\(dir)/run-1.done") })
+            #expect(FileEvents.until(dir, timeout: 15) { FileManager.default.fileExists(atPath: "\(dir)/run-1.done") })
             #expect(contents("\(dir)/run-1.env") == "NETPROBE_PATH_FAMILY=ipv4\nNETPROBE_PATH_INTERFACE=v1\n")
             let change = try JSONSerialization.jsonObject(with: Data(try #require(watch.lines.dropFirst().first).utf8)) as? [String: Any]
             #expect((change?["changed"] as? [String])?.contains("paths") == true, "\(watch.lines)")
@@ -131,13 +131,14 @@ extension LabSuite {
                 """, executable: true)
             let watch = try lab.netprobe(["watch", "--config", lab.config, "--json", "--exec-timeout", "1.5", "--exec", hook])
             defer { watch.stop() }
-            #expect(Poll.until(timeout: 10) { FileManager.default.fileExists(atPath: "\(dir)/sleep.pid") })
+            // hook.pid is written last: then both are complete.
+            #expect(FileEvents.until(dir, timeout: 10) { Int32(contents("\(dir)/hook.pid").trimmingCharacters(in: .whitespacesAndNewlines)) != nil })
             let hookPID = try #require(Int32(contents("\(dir)/hook.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
             let sleepPID = try #require(Int32(contents("\(dir)/sleep.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
 
             // A change while the hook hangs: its record and hook wait for the first hook to end.
             try lab.ip("route", "del", "default")
-            #expect(Poll.until(timeout: 10) { contents("\(dir)/log").split(separator: "\n").count >= 3 }, "\(contents("\(dir)/log"))")
+            #expect(FileEvents.until(dir, timeout: 10) { contents("\(dir)/log").split(separator: "\n").count >= 3 }, "\(contents("\(dir)/log"))")
             // Both the hook and what it started are gone (killed as a process group, by the hook's PID).
             #expect(!isAlive(hookPID) && !isAlive(sleepPID))
             #expect(watch.stderr.contains("was killed"), "\(watch.stderr)")

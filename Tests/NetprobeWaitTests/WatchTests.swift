@@ -14,19 +14,8 @@ extension LabSuite {
 
         /// Waits until no new record has arrived for `quiet` seconds (bounded by `timeout`).
         private func settledRecords(_ watch: Child, quiet: Double, timeout: Double) throws -> [Record] {
-            var count = -1
-            var stableSince = Date()
             let end = Date().addingTimeInterval(timeout)
-            while Date() < end {
-                let now = watch.lines.count
-                if now != count {
-                    count = now
-                    stableSince = Date()
-                } else if Date().timeIntervalSince(stableSince) >= quiet {
-                    break
-                }
-                usleep(50_000)
-            }
+            while end.timeIntervalSinceNow > 0, watch.receivesLine(after: watch.lines.count, within: min(quiet, end.timeIntervalSinceNow)) {}
             return try Record.parseAll(watch.lines)
         }
 
@@ -61,8 +50,7 @@ extension LabSuite {
             #expect(loggedIn.state == "online/probes-validated" && loggedIn.previous == "portal" && loggedIn.portal == nil)
 
             // Three more interval re-checks with nothing new: no more records.
-            usleep(3_200_000)
-            #expect(watch.lines.count == 5, "\(watch.lines)")
+            #expect(!watch.receivesLine(after: 5, within: 3.2), "\(watch.lines)")
             watch.signal(SIGTERM)
             #expect(watch.waitForExit(timeout: 10) == 0)
         }
@@ -100,13 +88,14 @@ extension LabSuite {
             #expect(all.count - before >= 2, "the flaps were seen")
             #expect(all.last?.state == "offline/no-link")
 
-            // Slow flaps, each state held well beyond the debounce: every one is a record.
+            // Slow flaps, each state held until it was reported (well beyond the debounce): every one is a record.
             let slowBefore = all.count
             for _ in 0..<5 {
-                try lab.ip("link", "set", "v0p", "up")
-                usleep(600_000)
-                try lab.ip("link", "set", "v0p", "down")
-                usleep(600_000)
+                for state in ["up", "down"] {
+                    let seen = watch.lines.count
+                    try lab.ip("link", "set", "v0p", state)
+                    #expect(watch.receivesLine(after: seen, within: 10), "link \(state) was not reported")
+                }
             }
             all = try settledRecords(watch, quiet: 2, timeout: 20)
             checkChain(all)
@@ -130,7 +119,8 @@ extension LabSuite {
             let started = Date()
             let watch = try lab.netprobe(["watch", "--config", lab.config, "--json"])
             defer { watch.stop() }
-            usleep(500_000)  // the first check is waiting for its (slow) probes
+            // The first check is under way, waiting for its (slow) probes.
+            #expect(lab.waitForProbeRequest(timeout: 10))
             watch.signal(SIGTERM)
             #expect(watch.waitForExit(timeout: 10) == 0)
             #expect(Date().timeIntervalSince(started) >= 1.4, "it finished the check first")
@@ -157,7 +147,7 @@ extension LabSuite {
 
             _ = try lab.file("probes.json", "{ this is not json")
             watch.signal(SIGHUP)
-            #expect(Poll.until(timeout: 5) { watch.stderr.contains("keeping the previous configuration") }, "\(watch.stderr)")
+            #expect(watch.waitForStderr(timeout: 5) { $0.contains("keeping the previous configuration") }, "\(watch.stderr)")
             #expect(watch.isRunning)
             try lab.ip("route", "del", "default")
             #expect(try records(watch, 2)[1].state == "offline/no-default-route")

@@ -1,11 +1,12 @@
 import Foundation
-import Synchronization
 
-/// A child process whose stdout and stderr are collected line by line on
-/// background threads, so tests can wait for "the next record" with a deadline.
+/// A child process whose stdout and stderr are collected line by line on background
+/// threads. Every wait here is for an event (a line arrives, the process exits) with a
+/// deadline: the readers and the termination handler signal a condition variable, so no
+/// test ever sleeps on a guess.
 final class Child {
     let process: Process
-    private let collected = Collected()
+    private let state = ChildState()
     private let readersDone = DispatchGroup()
 
     init(_ executable: String, _ arguments: [String], stdin: FileHandle? = nil) throws {
@@ -17,18 +18,19 @@ final class Child {
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe
         process.standardInput = stdin ?? FileHandle.nullDevice
+        process.terminationHandler = { [state] _ in state.change { $0.exited = true } }
         try process.run()
-        Self.drain(stdoutPipe.fileHandleForReading, group: readersDone) { [collected] text in
-            collected.stdout.withLock { lines in lines.append(contentsOf: text) }
+        Self.drain(stdoutPipe.fileHandleForReading, group: readersDone) { [state] text in
+            state.change { $0.stdout.append(contentsOf: text) }
         }
-        Self.drain(stderrPipe.fileHandleForReading, group: readersDone) { [collected] text in
-            collected.stderr.withLock { $0 += text.map { $0 + "\n" }.joined() }
+        Self.drain(stderrPipe.fileHandleForReading, group: readersDone) { [state] text in
+            state.change { $0.stderr += text.map { $0 + "\n" }.joined() }
         }
     }
 
     var pid: Int32 { process.processIdentifier }
-    var lines: [String] { collected.stdout.withLock { $0 } }
-    var stderr: String { collected.stderr.withLock { $0 } }
+    var lines: [String] { state.read { $0.stdout } }
+    var stderr: String { state.read { $0.stderr } }
     var isRunning: Bool { process.isRunning }
 
     func signal(_ number: Int32) { kill(pid, number) }
@@ -36,13 +38,28 @@ final class Child {
     /// Waits (bounded) until `count` stdout lines arrived; returns what is there by then.
     @discardableResult
     func waitForLines(_ count: Int, timeout: Double) -> [String] {
-        _ = Poll.until(timeout: timeout) { lines.count >= count }
+        _ = state.wait(timeout: timeout) { $0.stdout.count >= count }
         return lines
+    }
+
+    /// Whether a stdout line beyond the first `count` arrives within `timeout` seconds.
+    func receivesLine(after count: Int, within timeout: Double) -> Bool {
+        state.wait(timeout: timeout) { $0.stdout.count > count }
+    }
+
+    /// Whether what it wrote to stderr satisfies `condition` within `timeout` seconds.
+    func waitForStderr(timeout: Double, _ condition: @escaping (String) -> Bool) -> Bool {
+        state.wait(timeout: timeout) { condition($0.stderr) }
+    }
+
+    /// Whether it exits within `seconds` (it is left running if not).
+    func exits(within seconds: Double) -> Bool {
+        state.wait(timeout: seconds) { $0.exited }
     }
 
     /// Waits for the exit (bounded); nil if still running at the deadline (then it is killed).
     func waitForExit(timeout: Double) -> Int32? {
-        guard Poll.until(timeout: timeout, { !process.isRunning }) else {
+        guard exits(within: timeout) else {
             kill(pid, SIGKILL)
             process.waitUntilExit()
             return nil
@@ -82,19 +99,38 @@ final class Child {
     }
 }
 
-private final class Collected: Sendable {
-    let stdout = Mutex<[String]>([])
-    let stderr = Mutex<String>("")
-}
+/// What the reader threads and the termination handler have seen, behind one condition variable.
+private final class ChildState: @unchecked Sendable {
+    struct Seen {
+        var stdout: [String] = []
+        var stderr = ""
+        var exited = false
+    }
 
-enum Poll {
-    /// Re-evaluates `condition` every 20 ms until it holds or `timeout` seconds pass (test-side only).
-    static func until(timeout: Double, _ condition: () -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(timeout)
-        while Date() < end {
-            if condition() { return true }
-            usleep(20_000)
+    private let condition = NSCondition()
+    private var seen = Seen()  // guarded by `condition`
+
+    func change(_ body: (inout Seen) -> Void) {
+        condition.lock()
+        body(&seen)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func read<T>(_ body: (Seen) -> T) -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return body(seen)
+    }
+
+    /// Waits until `holds` is true of what has been seen, or `timeout` seconds pass.
+    func wait(timeout: Double, until holds: (Seen) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !holds(seen) {
+            if !condition.wait(until: deadline) { return holds(seen) }
         }
-        return condition()
+        return true
     }
 }

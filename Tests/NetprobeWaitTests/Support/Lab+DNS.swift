@@ -34,10 +34,11 @@ extension Lab {
                                "--bind-interfaces", "--listen-address=\(address)", "--port=53", "--pid-file=\(pidFile)",
                                "--user=root", "--log-queries", "--log-facility=\(log)",
                                answering ? "--address=/probe.test/127.0.0.1" : "--address=/probe.test/"])
-        guard Poll.until(timeout: 10, { FileManager.default.fileExists(atPath: pidFile) }),
-              let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
-              let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
-        else { throw Tool.Failure(description: "dnsmasq on \(address) did not start") }
+        var pid: Int32?
+        guard FileEvents.until(directory, timeout: 10, {
+            pid = (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            return pid != nil
+        }), let pid else { throw Tool.Failure(description: "dnsmasq on \(address) did not start") }
         return (pid, log)
     }
 

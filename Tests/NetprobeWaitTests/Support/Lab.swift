@@ -149,14 +149,21 @@ final class Lab {
 
     private func startServer(name: String, extra: [String]) throws -> Int {
         let portfile = directory + "/\(name).port"
-        let server = try Child(Tool.ip, ["netns", "exec", namespace, Tool.python, Self.serverScript,
+        // -v: one stderr line per request, so a test can wait for a check to be under way.
+        let server = try Child(Tool.ip, ["netns", "exec", namespace, Tool.python, Self.serverScript, "-v",
                                          "--port", "0", "--portfile", portfile, "--lifetime", "900"] + extra)
         servers.append(server)
-        guard Poll.until(timeout: 10, { FileManager.default.fileExists(atPath: portfile) }),
-              let text = try? String(contentsOfFile: portfile, encoding: .utf8),
-              let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
-        else { throw Tool.Failure(description: "probe server \(name) did not start: \(server.stderr)") }
+        var port: Int?
+        guard FileEvents.until(directory, timeout: 10, {
+            port = (try? String(contentsOfFile: portfile, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            return port != nil
+        }), let port else { throw Tool.Failure(description: "probe server \(name) did not start: \(server.stderr)") }
         return port
+    }
+
+    /// Waits (bounded) until a probe has reached the good server (it writes a line per request).
+    func waitForProbeRequest(timeout: Double) -> Bool {
+        servers.first?.waitForStderr(timeout: timeout) { $0.contains(" -> ") } ?? false
     }
 
     private func writeConfig(probeDelayMs: Int?) throws {
