@@ -160,6 +160,13 @@ final class Sandbox {
     }
 }
 
+/// How much slower than a plain debug build the binary under test runs: $SANITIZER_SLOWDOWN
+/// (`make check-sanitized` sets it for its instrumented builds), else 1. Wall-clock bounds
+/// scale by it; `make check` holds them unscaled.
+enum Slowdown {
+    static let factor = ProcessInfo.processInfo.environment["SANITIZER_SLOWDOWN"].flatMap(Double.init) ?? 1
+}
+
 /// The netprobe executable under test: $NETPROBE_BIN, else `netprobe` in the build
 /// directory this test bundle was built into (so `swift test --scratch-path X` tests X's binary).
 enum NetprobeBinary {

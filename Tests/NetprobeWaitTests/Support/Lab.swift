@@ -52,6 +52,13 @@ enum NetprobeBinary {
     }
 }
 
+/// How much slower than a plain debug build the binary under test runs: $SANITIZER_SLOWDOWN
+/// (`make check-sanitized` sets it for its instrumented builds), else 1. Wall-clock bounds
+/// scale by it; `make check` holds them unscaled.
+enum Slowdown {
+    static let factor = ProcessInfo.processInfo.environment["SANITIZER_SLOWDOWN"].flatMap(Double.init) ?? 1
+}
+
 /// A private network namespace for one test: loopback, a veth pair v0/v0p
 /// (v0 198.51.100.10/24, the default route via 198.51.100.1 when asked), and two
 /// probe servers on loopback, a good one and a portal (every path answers a 302).
