@@ -13,7 +13,7 @@ VERSION := $(shell scripts/version)
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null)
 
 .PHONY: all deps test-deps deb-deps deb build release run check unit lab lint bench soak install uninstall ecosystem clean \
-	fuzz fuzz-ci fuzz-build hostile check-sanitized
+	fuzz fuzz-ci fuzz-build hostile check-sanitized check-tsan
 
 all: build
 
@@ -55,6 +55,7 @@ run: release
 check: test-deps
 	$(SWIFT) build
 	$(SWIFT) test
+	$(MAKE) --no-print-directory check-tsan
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory fuzz-ci
 	scripts/build-deb
@@ -86,11 +87,14 @@ soak: test-deps release
 # bundle. LeakSanitizer is off: swift-argument-parser and XCTest leave allocations at exit
 # that it reports (and then exits 1, failing every exit-status assertion). The tests' few
 # wall-clock bounds scale by SANITIZER_SLOWDOWN: instrumented builds are slower, and TSan
-# sleeps 1 s at every process exit (atexit_sleep_ms). Not in `make check`
-# or CI: it costs two more full builds (see README, Development).
+# sleeps 1 s at every process exit (atexit_sleep_ms). `make check` runs the TSan half
+# (check-tsan); the ASan half costs another full build and is run by hand.
 check-sanitized: test-deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	ASAN_OPTIONS=detect_leaks=0 SANITIZER_SLOWDOWN=3 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
+	$(MAKE) --no-print-directory check-tsan
+
+check-tsan: test-deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	SANITIZER_SLOWDOWN=15 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
 
