@@ -50,6 +50,7 @@ int netprobe_curl_load(char *message, size_t size) {
     NETPROBE_RESOLVE(slist_append, curl_slist_append);
     NETPROBE_RESOLVE(slist_free_all, curl_slist_free_all);
 #undef NETPROBE_RESOLVE
+    netprobe_trust_share_resolve(library);
     /* Never dlclosed: transfers and libcurl's own threads may use it until exit. */
     netprobe_curl = api;
     return 0;

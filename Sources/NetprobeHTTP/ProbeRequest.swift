@@ -17,13 +17,18 @@ public struct ProbeRequest: Sendable, Equatable {
     public var extraHeaders: [String]
     /// CA bundle file for HTTPS (CURLOPT_CAINFO); nil uses the system bundle.
     public var caBundle: String?
+    /// A hashed certificate directory (CURLOPT_CAPATH, `openssl rehash`) to trust instead of the
+    /// system's; ignored when `caBundle` is set. Every HTTPS probe of a round that trusts the
+    /// same directory shares one certificate store.
+    public var caDirectory: String?
     /// The proxy to go through (`ProxySettings.proxy(for:)`); nil is direct, whatever the
     /// environment says: libcurl never reads proxy variables for a probe on its own.
     public var proxy: ProxyURL?
 
     public init(
         name: String, url: String, timeout: Double, interface: String? = nil, family: AddressFamily? = nil,
-        maxBodyBytes: Int = 65536, extraHeaders: [String] = [], caBundle: String? = nil, proxy: ProxyURL? = nil
+        maxBodyBytes: Int = 65536, extraHeaders: [String] = [], caBundle: String? = nil, proxy: ProxyURL? = nil,
+        caDirectory: String? = nil
     ) {
         self.name = name
         self.url = url
@@ -33,6 +38,7 @@ public struct ProbeRequest: Sendable, Equatable {
         self.maxBodyBytes = maxBodyBytes
         self.extraHeaders = extraHeaders
         self.caBundle = caBundle
+        self.caDirectory = caDirectory
         self.proxy = proxy
     }
 }

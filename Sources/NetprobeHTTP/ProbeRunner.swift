@@ -13,6 +13,9 @@ public final class ProbeRunner {
     private var isRunning = false
     /// Per request name: when a transfer still running is ended, and how it is reported.
     private var cutoffs: [String: (instant: ContinuousClock.Instant, error: TransportError)] = [:]
+    /// HTTPS handshakes of the last `run` that used a store an earlier handshake had built
+    /// (TrustShares): 0 with no HTTPS, one trusted directory per handshake, or no OpenSSL.
+    public private(set) var sharedTrustHandshakes = 0
 
     /// Called from `onResult` during `run`: the named transfers, if still running at `instant`,
     /// end then and are reported with `error` (through `onResult`, like any result). A later
@@ -61,6 +64,8 @@ public final class ProbeRunner {
         var results = [ProbeObservation?](repeating: nil, count: requests.count)
         var active: [UnsafeMutableRawPointer: Transfer] = [:]
         var listening = true  // onResult has not said "enough" yet
+        let trust = TrustShares()
+        defer { sharedTrustHandshakes = trust.reuses }
 
         func finish(_ index: Int, _ observation: ProbeObservation) {
             results[index] = observation
@@ -79,7 +84,8 @@ public final class ProbeRunner {
             }
             do {
                 let limitMs = min(Self.probeLimitMs(request.timeout), leftMs).rounded(.up)
-                let transfer = try Transfer(index: index, request: request, userAgent: userAgent, timeLimitMs: Int(limitMs))
+                let transfer = try Transfer(index: index, request: request, userAgent: userAgent, timeLimitMs: Int(limitMs),
+                                            trust: trust)
                 if transfer.attach(to: multi) {
                     active[transfer.handle] = transfer
                 } else {

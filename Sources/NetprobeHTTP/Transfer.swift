@@ -23,7 +23,9 @@ final class Transfer {
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var multi: UnsafeMutableRawPointer?
 
-    init(index: Int, request: ProbeRequest, userAgent: String, timeLimitMs: Int) throws(TransferSetupError) {
+    /// `trust`: the round's shared certificate stores, for transfers that trust a hashed directory.
+    init(index: Int, request: ProbeRequest, userAgent: String, timeLimitMs: Int,
+         trust: TrustShares? = nil) throws(TransferSetupError) {
         guard let handle = netprobe_easy_init() else {
             throw TransferSetupError(code: CURLE_FAILED_INIT.rawValue, message: "curl_easy_init failed")
         }
@@ -34,7 +36,7 @@ final class Transfer {
         self.collector = ResponseCollector(maxBodyBytes: request.maxBodyBytes)
         self.errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-        try configure(userAgent: userAgent, timeLimitMs: timeLimitMs)
+        try configure(userAgent: userAgent, timeLimitMs: timeLimitMs, trust: trust)
     }
 
     deinit {
@@ -64,7 +66,7 @@ final class Transfer {
 
     // MARK: - Options
 
-    private func configure(userAgent: String, timeLimitMs: Int) throws(TransferSetupError) {
+    private func configure(userAgent: String, timeLimitMs: Int, trust: TrustShares?) throws(TransferSetupError) {
         try set(CURLOPT_URL, request.url)
         // Only plain HTTP(S), never another scheme, and never a redirect: a redirect is the portal speaking.
         try set(CURLOPT_PROTOCOLS_STR, "http,https")
@@ -97,7 +99,7 @@ final class Transfer {
         // Plain HTTP to the server and the proxy checks no certificate: then the certificate
         // directory is not even listed (SystemTrust reads it on first use).
         if usesTLS {
-            try setTrust()
+            try setTrust(sharing: trust)
         }
         try setHeaders()
         try check(netprobe_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), "CURLOPT_ERRORBUFFER")
@@ -178,13 +180,19 @@ final class Transfer {
         ProbeSpec.isHTTPS(request.url) || request.proxy?.scheme == .https
     }
 
-    private func setTrust() throws(TransferSetupError) {
+    private func setTrust(sharing trust: TrustShares?) throws(TransferSetupError) {
         if let caBundle = request.caBundle {
+            // libcurl caches a CAINFO bundle's store per multi handle itself (CURLOPT_CA_CACHE_TIMEOUT).
             try set(CURLOPT_CAINFO, caBundle)
-        } else if let directory = SystemTrust.hashedDirectory {
+        } else if let directory = request.caDirectory ?? SystemTrust.hashedDirectory {
             // The hashed directory alone: NULL CAINFO keeps libcurl from also loading its whole bundle.
             try set(CURLOPT_CAPATH, directory)
             try check(netprobe_easy_setopt_pointer(handle, CURLOPT_CAINFO, nil), "CURLOPT_CAINFO")
+            // Not through an https proxy: the context callback would also see the proxy's TLS,
+            // whose trust is libcurl's default, not this directory.
+            if request.proxy?.scheme != .https, let trust {
+                _ = trust.attach(handle, directory: directory)
+            }
         }
     }
 

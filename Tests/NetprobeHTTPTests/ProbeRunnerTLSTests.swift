@@ -57,6 +57,73 @@ final class ProbeRunnerTLSTests: ServerTestCase {
         XCTAssertGreaterThanOrEqual(tls, connect)
     }
 
+    // MARK: - One certificate store per round (TrustShares)
+
+    /// A hashed directory (`openssl rehash`, as update-ca-certificates leaves /etc/ssl/certs)
+    /// holding `certificate`, or a fresh self-signed one for 127.0.0.1 the server does not use.
+    private func hashedDirectory(trusting certificate: String?) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("netprobe-capath-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        let pem = directory.appendingPathComponent("ca.pem").path
+        if let certificate {
+            try FileManager.default.copyItem(atPath: certificate, toPath: pem)
+        } else {
+            try Self.tool(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                           "-keyout", directory.appendingPathComponent("other.key").path, "-out", pem, "-days", "2",
+                           "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
+        }
+        try Self.tool(["openssl", "rehash", directory.path])
+        return directory.path
+    }
+
+    private static func tool(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+    }
+
+    private func httpsRequests(_ count: Int, directory: String, prefix: String) throws -> [ProbeRequest] {
+        try (0..<count).map { index in
+            ProbeRequest(name: "\(prefix)\(index)", url: try server.url("/generate_204", scheme: "https"), timeout: 5,
+                         caDirectory: directory)
+        }
+    }
+
+    func testHandshakesOfARoundShareTheDirectorysStore() throws {
+        let trusted = try hashedDirectory(trusting: Self.certificate)
+        let runner = try ProbeRunner()
+        let results = runner.run(try httpsRequests(4, directory: trusted, prefix: "t"), deadline: .now + .seconds(10)) { _ in true }
+        XCTAssertEqual(results.map(\.status), [204, 204, 204, 204], "\(results.map(\.transportError))")
+        XCTAssertEqual(runner.sharedTrustHandshakes, 3, "the first handshake builds the store, the other three reuse it")
+        // The next round builds its own: nothing read from the directory outlives a round.
+        _ = runner.run(try httpsRequests(1, directory: trusted, prefix: "n"), deadline: .now + .seconds(10)) { _ in true }
+        XCTAssertEqual(runner.sharedTrustHandshakes, 0)
+    }
+
+    func testASharedStoreTrustsOnlyItsOwnDirectory() throws {
+        let trusted = try hashedDirectory(trusting: Self.certificate)
+        let other = try hashedDirectory(trusting: nil)
+        // Interleaved, in one round: a store built for one directory must never answer for the other.
+        let requests = zip(try httpsRequests(3, directory: other, prefix: "o"), try httpsRequests(3, directory: trusted, prefix: "t"))
+            .flatMap { [$0, $1] }
+        let runner = try ProbeRunner()
+        let results = runner.run(requests, deadline: .now + .seconds(10)) { _ in true }
+        for result in results where result.name.hasPrefix("t") {
+            XCTAssertEqual(result.status, 204, "\(result.name): \(String(describing: result.transportError))")
+        }
+        for result in results where result.name.hasPrefix("o") {
+            XCTAssertEqual(result.transportError?.code, 60, "\(result.name) must fail verification")
+            XCTAssertNil(result.status)
+        }
+        XCTAssertEqual(runner.sharedTrustHandshakes, 4, "two reuses per directory")
+    }
+
     func testMissingBundleIsATLSFailure() throws {
         let (results, _, _) = try run([try httpsRequest(caBundle: "/nonexistent/netprobe-ca.pem")])
         XCTAssertEqual(results.first?.transportError?.kind, .tls)

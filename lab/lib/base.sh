@@ -83,15 +83,22 @@ tls_make() {
     local t=$RUN/tls san name rest
     mkdir -p "$t"
     san=$(conf_rows hosts | while read -r name rest; do printf 'DNS:%s,' "$name"; done)
+    printf 'subjectAltName=%s\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n' "${san%,}" >"$t/server.ext"
+    tls_ca_and_server "$t" "netprobe lab CA $LAB_ID" "$t/server.ext"
+}
+
+# tls_ca_and_server DIR CA_NAME EXTFILE: a new CA (DIR/ca.crt, ca.key) and a server
+# certificate it signs (DIR/server.crt, server.key) with the extensions in EXTFILE.
+tls_ca_and_server() {
+    local t=$1 name=$2 ext=$3
     openssl req -x509 -new -nodes -newkey ec -pkeyopt ec_paramgen_curve:P-256 \
-        -keyout "$t/ca.key" -out "$t/ca.crt" -days 2 -subj "/CN=netprobe lab CA $LAB_ID" \
+        -keyout "$t/ca.key" -out "$t/ca.crt" -days 2 -subj "/CN=$name" \
         -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign \
         2>"$t/openssl.log"
     openssl req -new -nodes -newkey ec -pkeyopt ec_paramgen_curve:P-256 \
         -keyout "$t/server.key" -out "$t/server.csr" -subj "/CN=netprobe lab server" 2>>"$t/openssl.log"
-    printf 'subjectAltName=%s\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n' "${san%,}" >"$t/server.ext"
     openssl x509 -req -in "$t/server.csr" -CA "$t/ca.crt" -CAkey "$t/ca.key" -CAcreateserial \
-        -days 2 -extfile "$t/server.ext" -out "$t/server.crt" 2>>"$t/openssl.log"
+        -days 2 -extfile "$ext" -out "$t/server.crt" 2>>"$t/openssl.log"
 }
 
 # Files `ip netns exec` bind-mounts over /etc/... in the client namespace: an

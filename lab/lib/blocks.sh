@@ -488,3 +488,19 @@ forward_proxy() {
 direct_web_rejected() {
     block "tcp dport { 80, 443 }" reset
 }
+
+# tls_mitm: every tcp/443 connection from the client, on every uplink, is answered by a
+# TLS server whose certificate names every lab host but is signed by a CA the client does
+# not trust (an intercepting middlebox). The lab's own CA and servers stay as they are.
+tls_mitm() {
+    local t=$RUN/tls-mitm iif
+    mkdir -p "$t"
+    tls_ca_and_server "$t" "netprobe lab MITM CA $LAB_ID" "$RUN/tls/server.ext"
+    bg_start mitm python3 "$LAB_DIR/../Tests/support/probe_server.py" --bind :: --port 10445 \
+        --tls "$t/server.crt" "$t/server.key" --lifetime 86400
+    bg_wait_listen mitm tcp "*:10445"  # a dual-stack socket
+    for iif in "$GW_IF" "$GW_IF2"; do
+        in_gw ip link show "$iif" >/dev/null 2>&1 || continue
+        in_gw nft add rule inet lab relay iifname "$iif" tcp dport 443 redirect to :10445
+    done
+}

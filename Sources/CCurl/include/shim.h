@@ -148,4 +148,21 @@ static inline CURLcode netprobe_msg_result(const CURLMsg *message) {
     return message->data.result;
 }
 
+/* ---- One certificate store per round (trust_share.c) ----------------------- */
+
+/* Looks up the few OpenSSL functions sharing needs, through libcurl's handle (loader.c). */
+void netprobe_trust_share_resolve(void *library);
+/* 1 when libcurl's TLS library is an OpenSSL that can share a store between contexts. */
+int netprobe_trust_share_available(void);
+struct netprobe_trust_share;
+/* NULL when out of memory. Free it after the round's transfers are cleaned up or not:
+ * the store is reference-counted, so either order is safe. */
+struct netprobe_trust_share *netprobe_trust_share_new(void);
+void netprobe_trust_share_free(struct netprobe_trust_share *share);
+/* How many handshakes were given the first one's store. */
+unsigned netprobe_trust_share_reuses(const struct netprobe_trust_share *share);
+/* Sets CURLOPT_SSL_CTX_FUNCTION/DATA so this transfer's TLS contexts share `share`'s store.
+ * CURLE_NOT_BUILT_IN when sharing is unavailable; the transfer then keeps its own store. */
+CURLcode netprobe_easy_share_trust(CURL *handle, struct netprobe_trust_share *share);
+
 #endif /* NETPROBE_CCURL_SHIM_H */

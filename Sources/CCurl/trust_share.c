@@ -1,0 +1,85 @@
+#include "shim.h"
+
+#include <dlfcn.h>
+#include <stdlib.h>
+
+/*
+ * One OpenSSL certificate store for every HTTPS handshake of a round that trusts the same
+ * hashed directory (CAPATH). libcurl 7.88 makes a new SSL_CTX, and so a new store, for every
+ * connection; a directory store reads and decodes the issuer's certificate on first use, so
+ * each handshake paid ~1.6M instructions to load the same CA again (`--all-paths`: four).
+ * Shared, the first handshake's lookup is cached in the store for the rest of the round.
+ * Trust is unchanged: the store is the one libcurl built for the same CAPATH and flags.
+ *
+ * OpenSSL is reached through libcurl's own dependency (dlsym on its handle searches the
+ * libraries it loaded), never linked: with another TLS library, or an OpenSSL without
+ * SSL_CTX_set1_cert_store (before 3.0), sharing is simply off.
+ */
+
+typedef void *(*get_store_fn)(const void *ctx);
+typedef void (*set1_store_fn)(void *ctx, void *store);
+typedef int (*store_up_ref_fn)(void *store);
+typedef void (*store_free_fn)(void *store);
+
+static struct {
+    get_store_fn get_store;
+    set1_store_fn set1_store;
+    store_up_ref_fn up_ref;
+    store_free_fn free_store;
+} openssl;
+
+void netprobe_trust_share_resolve(void *library) {
+    get_store_fn get_store = (get_store_fn)dlsym(library, "SSL_CTX_get_cert_store");
+    set1_store_fn set1_store = (set1_store_fn)dlsym(library, "SSL_CTX_set1_cert_store");
+    store_up_ref_fn up_ref = (store_up_ref_fn)dlsym(library, "X509_STORE_up_ref");
+    store_free_fn free_store = (store_free_fn)dlsym(library, "X509_STORE_free");
+    if (get_store && set1_store && up_ref && free_store) {
+        openssl.get_store = get_store;
+        openssl.set1_store = set1_store;
+        openssl.up_ref = up_ref;
+        openssl.free_store = free_store;
+    }
+}
+
+int netprobe_trust_share_available(void) { return openssl.set1_store != NULL; }
+
+struct netprobe_trust_share {
+    void *store;       /* the first handshake's store, one reference held here */
+    unsigned reuses;   /* handshakes that were given it */
+};
+
+struct netprobe_trust_share *netprobe_trust_share_new(void) {
+    return calloc(1, sizeof(struct netprobe_trust_share));
+}
+
+void netprobe_trust_share_free(struct netprobe_trust_share *share) {
+    if (share == NULL) return;
+    if (share->store != NULL) openssl.free_store(share->store);
+    free(share);
+}
+
+unsigned netprobe_trust_share_reuses(const struct netprobe_trust_share *share) { return share->reuses; }
+
+/* CURLOPT_SSL_CTX_FUNCTION: libcurl calls it with each connection's SSL_CTX, its verify
+ * locations already set. The first context's store is kept; later ones take it instead of
+ * their own (SSL_CTX_set1_cert_store counts the reference; their own store is released). */
+static CURLcode share_store(CURL *curl, void *ssl_ctx, void *userptr) {
+    (void)curl;
+    struct netprobe_trust_share *share = userptr;
+    if (share == NULL || ssl_ctx == NULL) return CURLE_OK;
+    if (share->store == NULL) {
+        void *store = openssl.get_store(ssl_ctx);
+        if (store != NULL && openssl.up_ref(store) == 1) share->store = store;
+    } else {
+        openssl.set1_store(ssl_ctx, share->store);
+        share->reuses += 1;
+    }
+    return CURLE_OK;
+}
+
+CURLcode netprobe_easy_share_trust(CURL *handle, struct netprobe_trust_share *share) {
+    if (!netprobe_trust_share_available()) return CURLE_NOT_BUILT_IN;
+    CURLcode code = netprobe_curl.easy_setopt(handle, CURLOPT_SSL_CTX_FUNCTION, share_store);
+    if (code != CURLE_OK) return code;
+    return netprobe_curl.easy_setopt(handle, CURLOPT_SSL_CTX_DATA, (void *)share);
+}
