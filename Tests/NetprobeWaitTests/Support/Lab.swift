@@ -88,6 +88,10 @@ final class Lab {
         _ = try? Tool.run(Tool.ip, ["netns", "del", namespace])  // left over by a crashed run with our pid
         try Tool.run(Tool.ip, ["netns", "add", namespace])
         do {
+            // The namespace has a default route (into a veth pair that leads nowhere): without a
+            // resolv.conf of its own, the DNS canary's query would be addressed to the machine's
+            // resolver. Loopback refuses it at once; tests that need DNS write their own.
+            try writeResolvConf("nameserver 127.0.0.1\n")
             try ipBatch([
                 "link set lo up",
                 "link add v0 type veth peer name v0p",
@@ -149,6 +153,7 @@ final class Lab {
         for server in servers { server.stop() }
         servers = []
         _ = try? Tool.run(Tool.ip, ["netns", "del", namespace])
+        removeResolvConf()
         try? FileManager.default.removeItem(atPath: directory)
     }
 
