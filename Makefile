@@ -39,7 +39,9 @@ build: deps
 # are linked in too, from Debian's archives (scripts/static-libs): the binary then needs
 # only libc and libm at start, and libcurl when it first sends. See bench/results.md.
 STATIC_LIBS = $(CURDIR)/.build/static-libs
-RELEASE_FLAGS ?= --static-swift-stdlib -Xlinker -L$(STATIC_LIBS) -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
+# --disable-local-rpath: no RUNPATH $$ORIGIN, which a binary needing only system libraries has
+# no use for: the loader would try a dozen paths beside it for libc, libm and libcurl first.
+RELEASE_FLAGS ?= --static-swift-stdlib --disable-local-rpath -Xlinker -L$(STATIC_LIBS) -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
 release: deps
 	scripts/static-libs $(STATIC_LIBS) >/dev/null
 	PKG_CONFIG_PATH=$(STATIC_LIBS)/pkgconfig $(SWIFT) build -c release $(RELEASE_FLAGS)

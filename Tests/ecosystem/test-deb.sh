@@ -84,6 +84,9 @@ done
 # (The dynamic loader itself, ld-linux-*, is named too: the linked-in libstdc++ uses its TLS.)
 expect_eq "the installed binary's NEEDED libraries" "libc.so.6 libm.so.6 libnl-3.so.200 libnl-route-3.so.200" \
     "$(readelf -d /usr/bin/netprobe | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | grep -v '^ld-linux' | sort | paste -sd' ')"
+# No library search path of its own ($ORIGIN would make the loader look in /usr/bin first).
+expect_eq "the installed binary's RUNPATH/RPATH" "" \
+    "$(readelf -d /usr/bin/netprobe | sed -n 's/.*(R\(UN\)\{0,1\}PATH).*\[\(.*\)\]/\2/p')"
 check "Depends names libnl and libcurl" \
     sh -c 'dpkg-deb -f "$1" Depends | grep -q "libnl-3-200" && dpkg-deb -f "$1" Depends | grep -q "libcurl4"' _ "$DEB"
 check "man -w netprobe finds the installed page" sh -c 'test "$(man -w netprobe)" = /usr/share/man/man1/netprobe.1.gz'
