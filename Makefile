@@ -12,7 +12,7 @@ DEBUG_BIN = .build/debug/netprobe
 VERSION := $(shell scripts/version)
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null)
 
-.PHONY: all deps test-deps deb-deps deb build release run check unit lab lint bench soak install uninstall ecosystem clean \
+.PHONY: all deps test-deps bench-deps deb-deps deb build release run check unit lab lint bench soak install uninstall ecosystem clean \
 	fuzz fuzz-ci fuzz-build hostile check-sanitized check-tsan
 
 all: build
@@ -22,6 +22,9 @@ deps:
 
 test-deps:
 	scripts/install-deps test
+
+bench-deps:
+	scripts/install-deps bench
 
 deb-deps:
 	scripts/install-deps deb
@@ -75,7 +78,7 @@ lab: test-deps
 lint:
 	mandoc -T lint -W warning man/netprobe.1
 
-bench: test-deps release
+bench: bench-deps release
 	bench/run $(CURDIR)/$(RELEASE_BIN)
 
 # 1,000 link flaps under `netprobe watch`: RSS and open files at start and end (~5 min).
