@@ -1,14 +1,18 @@
 import CCurl
 import NetprobeCore
 
-/// Runs HTTP probes concurrently on one libcurl multi handle.
+/// Runs HTTP probes concurrently on a libcurl multi handle, a fresh one for every run.
 ///
 /// Not thread-safe by design: libcurl handles must stay on one thread, so a runner
 /// is confined to the thread (or actor) that created it, and `run` is not reentrant.
 public final class ProbeRunner {
     public static let defaultUserAgent = "netprobe/0.1"
 
-    private let multi: UnsafeMutableRawPointer
+    /// The first run's multi handle, made by `init` so that a runner that cannot have one fails
+    /// there. Every later run makes its own: libcurl keeps a CA bundle's certificate store on the
+    /// multi handle for 24 hours, and a round must trust the bundle as it is now (a `watch`
+    /// runner lives for days).
+    private var firstMulti: UnsafeMutableRawPointer?
     private let userAgent: String
     private var isRunning = false
     /// Per request name: when a transfer still running is ended, and how it is reported.
@@ -29,15 +33,20 @@ public final class ProbeRunner {
     /// Initialises libcurl for the process (once, whoever comes first) and creates the multi handle.
     public init(userAgent: String = ProbeRunner.defaultUserAgent) throws(HTTPError) {
         try CurlGlobal.ensureInitialized()
-        guard let multi = netprobe_multi_init() else { throw .multiInitFailed }
-        // Each probe must prove its own path: never multiplex it onto another probe's connection.
-        _ = netprobe_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_NOTHING))
-        self.multi = multi
+        guard let multi = Self.makeMulti() else { throw .multiInitFailed }
+        self.firstMulti = multi
         self.userAgent = userAgent
     }
 
     deinit {
-        netprobe_multi_cleanup(multi)
+        if let firstMulti { netprobe_multi_cleanup(firstMulti) }
+    }
+
+    private static func makeMulti() -> UnsafeMutableRawPointer? {
+        guard let multi = netprobe_multi_init() else { return nil }
+        // Each probe must prove its own path: never multiplex it onto another probe's connection.
+        _ = netprobe_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_NOTHING))
+        return multi
     }
 
     /// Runs all requests concurrently on libcurl's multi interface.
@@ -66,6 +75,8 @@ public final class ProbeRunner {
         var listening = true  // onResult has not said "enough" yet
         let trust = TrustShares()
         defer { sharedTrustHandshakes = trust.reuses }
+        let multi = firstMulti ?? Self.makeMulti()
+        firstMulti = nil
 
         func finish(_ index: Int, _ observation: ProbeObservation) {
             results[index] = observation
@@ -73,6 +84,10 @@ public final class ProbeRunner {
         }
 
         for (index, request) in requests.enumerated() {
+            guard let multi else {
+                finish(index, Self.unsent(request, Self.internalError("curl_multi_init failed")))
+                continue
+            }
             if !listening {
                 results[index] = Self.unsent(request, Self.cancelledError)
                 continue
@@ -97,7 +112,7 @@ public final class ProbeRunner {
         }
 
         var failure: TransportError?
-        while !active.isEmpty && listening {
+        while let multi, !active.isEmpty && listening {
             var stillRunning: Int32 = 0
             let performed = netprobe_multi_perform(multi, &stillRunning)
             guard performed == CURLM_OK else {
@@ -146,6 +161,7 @@ public final class ProbeRunner {
             }
         }
         active.removeAll()
+        if let multi { netprobe_multi_cleanup(multi) }
         return zip(requests, results).map { request, result in result ?? Self.unsent(request, Self.cancelledError) }
     }
 

@@ -182,8 +182,11 @@ final class Transfer {
 
     private func setTrust(sharing trust: TrustShares?) throws(TransferSetupError) {
         if let caBundle = request.caBundle {
-            // libcurl caches a CAINFO bundle's store per multi handle itself (CURLOPT_CA_CACHE_TIMEOUT).
+            // The bundle alone, "instead of the system's": Debian's libcurl also has a built-in
+            // CAPATH (/etc/ssl/certs) that would otherwise be trusted beside it. Without a CAPATH,
+            // libcurl builds the bundle's store once per multi handle, so once per round.
             try set(CURLOPT_CAINFO, caBundle)
+            try check(netprobe_easy_setopt_pointer(handle, CURLOPT_CAPATH, nil), "CURLOPT_CAPATH")
         } else if let directory = request.caDirectory ?? SystemTrust.hashedDirectory {
             // The hashed directory alone: NULL CAINFO keeps libcurl from also loading its whole bundle.
             try set(CURLOPT_CAPATH, directory)

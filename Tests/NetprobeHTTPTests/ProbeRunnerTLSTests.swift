@@ -124,6 +124,26 @@ final class ProbeRunnerTLSTests: ServerTestCase {
         XCTAssertEqual(runner.sharedTrustHandshakes, 4, "two reuses per directory")
     }
 
+    /// libcurl keeps a bundle's store on the multi handle for 24 hours; a runner lives as long
+    /// as `watch` does. Each run must read the bundle as it is now: a CA taken out of it is
+    /// distrusted from the next round on.
+    func testEachRunReadsTheBundleAsItIsNow() throws {
+        let bundle = FileManager.default.temporaryDirectory.appendingPathComponent("netprobe-bundle-\(UUID().uuidString).pem").path
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: bundle) }
+        let other = try hashedDirectory(trusting: nil) + "/ca.pem"
+        let runner = try ProbeRunner()
+        func status(trusting certificate: String) throws -> ProbeObservation {
+            try? FileManager.default.removeItem(atPath: bundle)
+            try FileManager.default.copyItem(atPath: certificate, toPath: bundle)
+            return runner.run([try httpsRequest(caBundle: bundle)], deadline: .now + .seconds(10)) { _ in true }[0]
+        }
+        XCTAssertEqual(try status(trusting: Self.certificate).status, 204)
+        let distrusted = try status(trusting: other)
+        XCTAssertEqual(distrusted.transportError?.code, 60, "the server's CA is no longer in the bundle")
+        XCTAssertNil(distrusted.status)
+        XCTAssertEqual(try status(trusting: Self.certificate).status, 204)
+    }
+
     func testMissingBundleIsATLSFailure() throws {
         let (results, _, _) = try run([try httpsRequest(caBundle: "/nonexistent/netprobe-ca.pem")])
         XCTAssertEqual(results.first?.transportError?.kind, .tls)
