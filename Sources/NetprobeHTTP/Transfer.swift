@@ -126,8 +126,12 @@ final class Transfer {
     /// Defeat caches between us and the server; the caller's headers win over these defaults.
     private func setHeaders() throws(TransferSetupError) {
         let defaults = ["Cache-Control: no-cache", "Pragma: no-cache"]
-        let overridden = Set(request.extraHeaders.map(Self.headerName))
-        for line in defaults.filter({ !overridden.contains(Self.headerName($0)) }) + request.extraHeaders {
+        var lines = defaults
+        if !request.extraHeaders.isEmpty {
+            let overridden = Set(request.extraHeaders.map(Self.headerName))
+            lines = defaults.filter { !overridden.contains(Self.headerName($0)) } + request.extraHeaders
+        }
+        for line in lines {
             guard let appended = netprobe_slist_append(headerList, line) else {
                 throw TransferSetupError(code: CURLE_OUT_OF_MEMORY.rawValue, message: "curl_slist_append failed")
             }
@@ -199,10 +203,11 @@ final class Transfer {
         }
     }
 
-    private func check(_ code: CURLcode, _ what: String) throws(TransferSetupError) {
+    /// `what` is only built on failure: a transfer sets about fifteen options.
+    private func check(_ code: CURLcode, _ what: @autoclosure () -> String) throws(TransferSetupError) {
         guard code != CURLE_OK else { return }
         let text = String(cString: netprobe_easy_strerror(code))
-        throw TransferSetupError(code: code.rawValue, message: "could not set \(what) for \(request.url): \(text)")
+        throw TransferSetupError(code: code.rawValue, message: "could not set \(what()) for \(request.url): \(text)")
     }
 }
 
