@@ -13,19 +13,7 @@ final class ProbeRunnerTLSTests: ServerTestCase {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("netprobe-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         certificateDirectory = directory
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        openssl.arguments = [
-            "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-            "-keyout", directory.appendingPathComponent("key.pem").path,
-            "-out", directory.appendingPathComponent("cert.pem").path,
-            "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-        ]
-        openssl.standardOutput = FileHandle.nullDevice
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()
-        guard openssl.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        try selfSigned(key: directory.appendingPathComponent("key.pem").path, certificate: certificate)
         return try ProbeServer(extra: ["--tls", certificate, directory.appendingPathComponent("key.pem").path])
     }
 
@@ -69,12 +57,17 @@ final class ProbeRunnerTLSTests: ServerTestCase {
         if let certificate {
             try FileManager.default.copyItem(atPath: certificate, toPath: pem)
         } else {
-            try Self.tool(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                           "-keyout", directory.appendingPathComponent("other.key").path, "-out", pem, "-days", "2",
-                           "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
+            try Self.selfSigned(key: directory.appendingPathComponent("other.key").path, certificate: pem)
         }
         try Self.tool(["openssl", "rehash", directory.path])
         return directory.path
+    }
+
+    /// A throw-away self-signed certificate for 127.0.0.1.
+    private static func selfSigned(key: String, certificate: String) throws {
+        try tool(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                  "-keyout", key, "-out", certificate, "-days", "2",
+                  "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
     }
 
     private static func tool(_ arguments: [String]) throws {
