@@ -44,7 +44,11 @@ build: deps
 STATIC_LIBS = $(CURDIR)/.build/static-libs
 # --disable-local-rpath: no RUNPATH $$ORIGIN, which a binary needing only system libraries has
 # no use for: the loader would try a dozen paths beside it for libc, libm and libcurl first.
-RELEASE_FLAGS ?= --static-swift-stdlib --disable-local-rpath -Xlinker -L$(STATIC_LIBS) -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
+# --no-export-dynamic: the static runtime's link arguments export every public Swift symbol
+# (3,700 of them) from the executable; nothing looks them up, and the runtime's start-up
+# dladdr() walked them all at every start.
+RELEASE_FLAGS ?= --static-swift-stdlib --disable-local-rpath -Xlinker -L$(STATIC_LIBS) -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
+	-Xlinker --no-export-dynamic
 release: deps
 	scripts/static-libs $(STATIC_LIBS) >/dev/null
 	PKG_CONFIG_PATH=$(STATIC_LIBS)/pkgconfig $(SWIFT) build -c release $(RELEASE_FLAGS)
