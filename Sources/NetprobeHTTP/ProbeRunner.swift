@@ -71,7 +71,10 @@ public final class ProbeRunner {
         }
 
         var results = [ProbeObservation?](repeating: nil, count: requests.count)
-        var active: [UnsafeMutableRawPointer: Transfer] = [:]
+        // In request order. A round has a few dozen transfers at most: a scan finds one sooner
+        // than a dictionary's first use costs (its storage type is built at run time, ~0.25M
+        // instructions keyed by a pointer).
+        var active: [Transfer] = []
         var listening = true  // onResult has not said "enough" yet
         let trust = TrustShares()
         defer { sharedTrustHandshakes = trust.reuses }
@@ -102,7 +105,7 @@ public final class ProbeRunner {
                 let transfer = try Transfer(index: index, request: request, userAgent: userAgent, timeLimitMs: Int(limitMs),
                                             trust: trust)
                 if transfer.attach(to: multi) {
-                    active[transfer.handle] = transfer
+                    active.append(transfer)
                 } else {
                     finish(index, transfer.observation(endedWith: Self.internalError("curl_multi_add_handle failed")))
                 }
@@ -123,23 +126,24 @@ public final class ProbeRunner {
             var queued: Int32 = 0
             while let message = netprobe_multi_info_read(multi, &queued) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
-                    let transfer = active.removeValue(forKey: easy)
+                    let position = active.firstIndex(where: { $0.handle == easy })
                 else { continue }
+                let transfer = active.remove(at: position)
                 let result = netprobe_msg_result(message)  // read before detach frees the message
                 transfer.detach()
                 finish(transfer.index, transfer.observation(result: result))
             }
             // Transfers whose cut-off has come end now, in request order.
             let now = ContinuousClock.now
-            let due = active.values.filter { cutoffs[$0.request.name].map { $0.instant <= now } ?? false }
-            for transfer in due.sorted(by: { $0.index < $1.index }) {
-                active[transfer.handle] = nil
+            let due = active.filter { cutoffs[$0.request.name].map { $0.instant <= now } ?? false }
+            for transfer in due {
+                active.removeAll { $0 === transfer }
                 transfer.detach()
                 finish(transfer.index, transfer.observation(endedWith: cutoffs[transfer.request.name]!.error))
             }
             let leftMs = Transfer.milliseconds(deadline - .now)
             guard !active.isEmpty, listening, leftMs > 0 else { break }
-            let nextCutoff = active.values.compactMap { cutoffs[$0.request.name]?.instant }.min()
+            let nextCutoff = active.compactMap { cutoffs[$0.request.name]?.instant }.min()
             let cutoffMs = nextCutoff.map { Transfer.milliseconds($0 - .now) } ?? leftMs
             // libcurl shortens the wait itself when one of its own timers is due sooner.
             let polled = netprobe_multi_poll(multi, nil, 0, Int32(max(0, min(1000, min(leftMs, cutoffMs))).rounded(.up)), nil)
@@ -151,7 +155,7 @@ public final class ProbeRunner {
 
         // Whatever is left is ended here, in request order so reports are stable.
         let ending = failure ?? (listening ? Self.deadlineError : Self.cancelledError)
-        for transfer in active.values.sorted(by: { $0.index < $1.index }) {
+        for transfer in active {
             transfer.detach()
             let observation = transfer.observation(endedWith: ending)
             if ending.kind == .cancelled {

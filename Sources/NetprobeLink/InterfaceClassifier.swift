@@ -14,23 +14,26 @@ enum InterfaceClassifier {
         static let none = DeviceHints(deviceType: nil, wireless: false)
     }
 
+    // Arrays, not sets: a handful of entries each, looked up a few times per check, and a
+    // Set<Int32>'s storage type is built at run time on first use (~0.24M instructions).
+
     /// Link kinds (IFLA_INFO_KIND) that carry traffic inside another path.
-    static let tunnelKinds: Set<String> = [
+    static let tunnelKinds: [String] = [
         "tun", "wireguard", "ipip", "gre", "gretap", "erspan", "ip6gre", "ip6gretap", "ip6erspan",
         "sit", "ip6tnl", "vti", "vti6", "xfrm", "vxlan", "geneve", "bareudp", "gtp", "amt", "ovpn",
     ]
 
-    static let tunnelHardwareTypes: Set<Int32> = [
+    static let tunnelHardwareTypes: [Int32] = [
         Int32(ARPHRD_TUNNEL), Int32(ARPHRD_TUNNEL6), Int32(ARPHRD_SIT), Int32(ARPHRD_IPGRE),
         Int32(CNETLINK_ARPHRD_IP6GRE), Int32(ARPHRD_IPDDP), Int32(ARPHRD_NONE),
     ]
 
-    static let wifiHardwareTypes: Set<Int32> = [
+    static let wifiHardwareTypes: [Int32] = [
         Int32(ARPHRD_IEEE80211), Int32(ARPHRD_IEEE80211_PRISM), Int32(ARPHRD_IEEE80211_RADIOTAP),
     ]
 
     /// Raw-IP and PPP links are what modems (WWAN, USB dongles) present.
-    static let cellularHardwareTypes: Set<Int32> = [Int32(ARPHRD_RAWIP), Int32(ARPHRD_PPP)]
+    static let cellularHardwareTypes: [Int32] = [Int32(ARPHRD_RAWIP), Int32(ARPHRD_PPP)]
 
     static func classify(hardwareType: Int32, kind: String?, hints: DeviceHints) -> InterfaceType {
         if hardwareType == Int32(ARPHRD_LOOPBACK) { return .loopback }
@@ -53,7 +56,7 @@ enum InterfaceClassifier {
     /// device: sysfs belongs to the mount namespace, so a thread that joined
     /// another network namespace may see a different interface of that name.
     static func hints(name: String, index: Int, sysfsRoot: String) -> DeviceHints {
-        guard !name.isEmpty, !name.contains("/"), name != "." && name != ".." else { return .none }
+        guard !name.isEmpty, !name.contains("/" as Character), name != "." && name != ".." else { return .none }
         let directory = sysfsRoot + "/" + name
         guard let indexText = BoundedFile.read(directory + "/ifindex", limit: 64),
               Int(indexText.trimmingWhitespace()) == index

@@ -23,14 +23,23 @@ struct NetlinkDump {
 
         var interfaces: [NetworkInterface] = []
         links.forEach { interfaces.append(interface(from: $0, sysfsRoot: sysfsRoot)) }
-        var positionByIndex: [Int: Int] = [:]
-        for (position, interface) in interfaces.enumerated() { positionByIndex[interface.index] = position }
+        // Sorted first, so an address or a route finds its interface by binary search: an
+        // [Int: Int] index would have its storage type built at run time (~0.24M instructions).
+        interfaces.sort { $0.index < $1.index }
+        func position(ofIndex index: Int) -> Int? {
+            var low = 0, high = interfaces.count
+            while low < high {
+                let middle = (low + high) / 2
+                if interfaces[middle].index < index { low = middle + 1 } else { high = middle }
+            }
+            return low < interfaces.count && interfaces[low].index == index ? low : nil
+        }
 
         var consistent = true
         addresses.forEach { object in
             let index = Int(rtnl_addr_get_ifindex(object))
             guard let entry = address(from: object) else { return }
-            guard let position = positionByIndex[index] else { consistent = false; return }
+            guard let position = position(ofIndex: index) else { consistent = false; return }
             interfaces[position].addresses.append(entry)
         }
 
@@ -38,7 +47,7 @@ struct NetlinkDump {
         routes.forEach { object in
             guard var route = defaultRoute(from: object) else { return }
             if let index = route.interfaceIndex {
-                if let position = positionByIndex[index] {
+                if let position = position(ofIndex: index) {
                     route.interface = interfaces[position].name
                 } else {
                     consistent = false
@@ -46,7 +55,6 @@ struct NetlinkDump {
             }
             defaultRoutes.append(route)
         }
-        interfaces.sort { $0.index < $1.index }
         defaultRoutes.sort(by: routeOrder)
         return NetlinkDump(interfaces: interfaces, defaultRoutes: defaultRoutes, consistent: consistent)
     }
