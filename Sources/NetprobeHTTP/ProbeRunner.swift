@@ -135,9 +135,10 @@ public final class ProbeRunner {
             }
             // Transfers whose cut-off has come end now, in request order.
             let now = ContinuousClock.now
-            let due = active.filter { cutoffs[$0.request.name].map { $0.instant <= now } ?? false }
+            let isDue = { (transfer: Transfer) in self.cutoffs[transfer.request.name].map { $0.instant <= now } ?? false }
+            let due = active.filter(isDue)
+            active.removeAll(where: isDue)
             for transfer in due {
-                active.removeAll { $0 === transfer }
                 transfer.detach()
                 finish(transfer.index, transfer.observation(endedWith: cutoffs[transfer.request.name]!.error))
             }

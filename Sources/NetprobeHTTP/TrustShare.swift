@@ -4,10 +4,12 @@ import CCurl
 /// (trust_share.c says why). Lives for one `ProbeRunner.run`: a directory's certificates are
 /// read again by the next round, so a CA removed from the system is never trusted from a cache.
 final class TrustShares {
-    private var shares: [String: OpaquePointer] = [:]
+    /// Per trusted directory, in first-use order: a round almost always has one, so a scan,
+    /// not a dictionary (whose storage type the runtime builds on first use, ~0.24M instructions).
+    private var shares: [(directory: String, share: OpaquePointer)] = []
 
     deinit {
-        for share in shares.values { netprobe_trust_share_free(share) }
+        for entry in shares { netprobe_trust_share_free(entry.share) }
     }
 
     /// Makes `handle`'s TLS contexts use the store shared by every transfer trusting `directory`.
@@ -15,11 +17,11 @@ final class TrustShares {
     func attach(_ handle: UnsafeMutableRawPointer, directory: String) -> Bool {
         guard netprobe_trust_share_available() != 0 else { return false }
         let share: OpaquePointer
-        if let existing = shares[directory] {
-            share = existing
+        if let existing = shares.first(where: { $0.directory == directory }) {
+            share = existing.share
         } else {
             guard let created = netprobe_trust_share_new() else { return false }
-            shares[directory] = created
+            shares.append((directory, created))
             share = created
         }
         return netprobe_easy_share_trust(handle, share) == CURLE_OK
@@ -27,6 +29,6 @@ final class TrustShares {
 
     /// Handshakes so far that were given an earlier handshake's store.
     var reuses: Int {
-        shares.values.reduce(0) { $0 + Int(netprobe_trust_share_reuses($1)) }
+        shares.reduce(0) { $0 + Int(netprobe_trust_share_reuses($1.share)) }
     }
 }
