@@ -122,8 +122,8 @@ enum URLSyntax {
     }
 
     /// Every byte unreserved, a sub-delim (unless told not), in `extra`, or a complete %XX.
+    /// Byte tests, not sets built per call: every probe URL passes here at every start (issue 13).
     private static func valid(_ slice: ArraySlice<UInt8>, extra: String, subDelims: Bool = true) -> Bool {
-        let allowed = Array(extra.utf8) + (subDelims ? Array("!$&'()*+,;=".utf8) : [])
         var index = slice.startIndex
         while index < slice.endIndex {
             let byte = slice[index]
@@ -132,10 +132,26 @@ enum URLSyntax {
                 index += 3
                 continue
             }
-            guard isAlpha(byte) || isDigit(byte) || Array("-._~".utf8).contains(byte) || allowed.contains(byte) else { return false }
+            guard isUnreserved(byte) || (subDelims && isSubDelim(byte)) || extra.utf8.contains(byte) else { return false }
             index += 1
         }
         return true
+    }
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        isAlpha(byte) || isDigit(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
+    }
+
+    /// `!$&'()*+,;=`
+    private static func isSubDelim(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
+            return true
+        default:
+            return false
+        }
     }
 
     private static func isAlpha(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }

@@ -28,7 +28,7 @@ struct ConfigCheck: ParsableCommand {
     @Argument(help: ArgumentHelp("The probes.json to check.", valueName: "file"), completion: .file(extensions: ["json"]))
     var file: String?
 
-    @Flag(name: [.customShort("q"), .long], help: "Print nothing; the exit status says it all.")
+    @Flag(name: [.customShort("q"), .customLong("quiet")], help: "Print nothing; the exit status says it all.")
     var quiet = false
 
     func run() throws {

@@ -14,10 +14,10 @@ struct Path: ParsableCommand {
         case text, json
     }
 
-    @Option(name: .long, help: "Output format: text or json.")
+    @Option(name: .customLong("format"), help: "Output format: text or json.")
     var format: PathFormat = .text
 
-    @Flag(name: .long, help: "Same as --format json.")
+    @Flag(name: .customLong("json"), help: "Same as --format json.")
     var json = false
 
     func run() throws {

@@ -18,21 +18,22 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     static var allValueDescriptions: [String: String] { [:] }
 }
 
-/// Options shared by check, wait and watch (names fixed by CONTRACT.md).
+/// Options shared by check, wait and watch (names fixed by CONTRACT.md). Every name is spelled
+/// out: a `.long` name is derived from the property name at every start (issue 13).
 struct ProbeOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Probe set to use (default: $NETPROBE_CONFIG, else /etc/netprobe/probes.json, else the built-in set).", valueName: "file"),
+    @Option(name: .customLong("config"), help: ArgumentHelp("Probe set to use (default: $NETPROBE_CONFIG, else /etc/netprobe/probes.json, else the built-in set).", valueName: "file"),
             completion: .file(extensions: ["json"]))
     var config: String?
 
     // Optional, the default named in the help: a default value costs every start two
     // conformance scans in the parser's help text for it (issue 13).
-    @Option(name: .long, help: "Output format: text (the default), json or prometheus (watch: text or json).")
+    @Option(name: .customLong("format"), help: "Output format: text (the default), json or prometheus (watch: text or json).")
     var format: OutputFormat?
 
-    @Flag(name: .long, help: "Same as --format json.")
+    @Flag(name: .customLong("json"), help: "Same as --format json.")
     var json = false
 
-    @Option(name: [.customShort("i"), .long], help: ArgumentHelp("Only consider this interface; probes are bound to it (repeatable).", valueName: "if"))
+    @Option(name: [.customShort("i"), .customLong("interface")], help: ArgumentHelp("Only consider this interface; probes are bound to it (repeatable).", valueName: "if"))
     var interface: [String] = []
 
     @Flag(name: .customShort("4"), help: "Only IPv4.")
@@ -42,24 +43,24 @@ struct ProbeOptions: ParsableArguments {
     var ipv6Only = false
 
     // `.unconditional`: `--timeout -1` is a value to refuse as out of range, not a missing value.
-    @Option(name: .long, parsing: .unconditional,
+    @Option(name: .customLong("timeout"), parsing: .unconditional,
             help: ArgumentHelp("Hard deadline in decimal seconds (above 0, at most 86400). check: for the whole command (default: the probe set's \"timeout\", 10 for the built-in set); wait: for the whole wait (default 60); watch: for each check.", valueName: "seconds"),
             transform: Seconds.timeout.parse("--timeout"))
     var timeout: Double?
 
-    @Option(name: .long, help: ArgumentHelp("CA bundle for HTTPS probes, a regular file of at most 16 MiB (default: the system's).", valueName: "file"), completion: .file())
+    @Option(name: .customLong("ca-bundle"), help: ArgumentHelp("CA bundle for HTTPS probes, a regular file of at most 16 MiB (default: the system's).", valueName: "file"), completion: .file())
     var caBundle: String?
 
-    @Option(name: .long, help: ArgumentHelp("Captive Portal API (RFC 8908) to ask, an https URL (an http:// one is reported, not asked); default: the one the network announced (DHCP option 114, via systemd-networkd, dhcpcd or dhclient).", valueName: "url"))
+    @Option(name: .customLong("capport-url"), help: ArgumentHelp("Captive Portal API (RFC 8908) to ask, an https URL (an http:// one is reported, not asked); default: the one the network announced (DHCP option 114, via systemd-networkd, dhcpcd or dhclient).", valueName: "url"))
     var capportURL: String?
 
-    @Option(name: .long, help: ArgumentHelp("Probe through this proxy (http://, https://, socks4://, socks4a://, socks5://, socks5h://); default: the proxy curl would take from http_proxy, HTTPS_PROXY, ALL_PROXY and NO_PROXY.", valueName: "url"))
+    @Option(name: .customLong("proxy"), help: ArgumentHelp("Probe through this proxy (http://, https://, socks4://, socks4a://, socks5://, socks5h://); default: the proxy curl would take from http_proxy, HTTPS_PROXY, ALL_PROXY and NO_PROXY.", valueName: "url"))
     var proxy: String?
 
     @Flag(name: .customLong("no-proxy"), help: "Probe directly, whatever the environment says about proxies.")
     var noProxy = false
 
-    @Flag(name: [.customShort("q"), .long], help: "Print nothing; the exit status says it all.")
+    @Flag(name: [.customShort("q"), .customLong("quiet")], help: "Print nothing; the exit status says it all.")
     var quiet = false
 
     func validate() throws {

@@ -36,7 +36,7 @@ struct Watch: ParsableCommand {
         discussion: "Hooks find the changed path in NETPROBE_PATH_INTERFACE and NETPROBE_PATH_FAMILY."))
     var allPaths = false
 
-    @Option(parsing: .unconditional,
+    @Option(name: .customLong("interval"), parsing: .unconditional,
             help: ArgumentHelp("Decimal seconds between re-checks while online (at least 0.1, at most 604800).", valueName: "seconds"),
             transform: Seconds.interval.parse("--interval"))
     var interval: Double = 300

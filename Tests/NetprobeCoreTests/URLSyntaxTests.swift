@@ -40,6 +40,27 @@ final class URLSyntaxTests: XCTestCase {
         }
     }
 
+    /// Every printable ASCII byte in a path, a fragment, a host and a userinfo, against RFC 3986's
+    /// classes written out here (unreserved, sub-delims, and what each position adds).
+    func testEachByteInEachPosition() {
+        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+        let subDelims = Set("!$&'()*+,;=".utf8)
+        for byte in UInt8(0x21)...UInt8(0x7E) where byte != UInt8(ascii: "%") {
+            let text = String(decoding: [byte], as: UTF8.self)
+            let plain = unreserved.contains(byte) || subDelims.contains(byte)
+            let pchar = plain || ":@/?".utf8.contains(byte)
+            // In the path a "#" starts the fragment; in the fragment it is one too many.
+            XCTAssertEqual(URLSyntax.parse("http://h/a\(text)b") != nil, pchar || byte == UInt8(ascii: "#"), "path: \(text)")
+            XCTAssertEqual(URLSyntax.parse("http://h/#a\(text)b") != nil, pchar, "fragment: \(text)")
+            // A host is reg-name bytes only ("/", "?" and "#" end it, ":" starts a port, "@" makes "a" a userinfo).
+            let endsHost = "/?#".utf8.contains(byte)
+            XCTAssertEqual(URLSyntax.parse("http://a\(text)b/") != nil, plain || endsHost || byte == UInt8(ascii: "@"), "host: \(text)")
+            // A userinfo adds ":"; "@" is its end, so "a@b@h" is userinfo "a@b", refused.
+            XCTAssertEqual(URLSyntax.parse("http://a\(text)b@h/") != nil, (plain || byte == UInt8(ascii: ":")) || endsHost,
+                           "userinfo: \(text)")
+        }
+    }
+
     func testPortalURLsAreReadLeniently() {
         // A portal's Location is shown, not fetched: read as a browser would.
         XCTAssertNotNil(URLRules.httpHost("http://portal.example/login?a=b|c", strict: false))

@@ -1,5 +1,7 @@
 import Foundation
 import NetprobeCore
+import NetprobeHTTP
+@testable import NetprobeKit
 import Testing
 
 /// How the `.invalid` canary's transfer is read: any sign of a connection means the name resolved.
@@ -33,6 +35,22 @@ struct DNSCanaryTests {
         #expect(report.resolved == c.resolved)
         #expect(report.address == c.address)
         #expect(report.name == "netprobe-0123456789ab.invalid")
+    }
+
+    @Test func eachCanaryAsksForAFreshInvalidName() throws {
+        let template = ProbeRequest(name: "apple", url: "http://captive.apple.com/", timeout: 4, interface: "wlan0", family: .ipv6)
+        let first = try #require(DNSCanary.request(like: template))
+        let second = try #require(DNSCanary.request(like: template))
+        for canary in [first, second] {
+            let label = canary.host.dropFirst("netprobe-".count).dropLast(".invalid".count)
+            #expect(canary.host.hasPrefix("netprobe-") && canary.host.hasSuffix(".invalid"))
+            #expect(label.utf8.count == 12 && label.utf8.allSatisfy { "0123456789abcdef".utf8.contains($0) }, "\(canary.host)")
+            #expect(canary.request.url == "http://\(canary.host)/")
+            #expect(canary.request.interface == "wlan0" && canary.request.family == .ipv6 && canary.request.timeout == 4)
+        }
+        // 48 random bits: two equal labels would mean the randomness is gone.
+        #expect(first.host != second.host)
+        #expect(DNSCanary.request(like: nil) == nil)
     }
 
     @Test func aResolvedCanaryIsShownAndEscaped() {
