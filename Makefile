@@ -47,11 +47,21 @@ STATIC_LIBS = $(CURDIR)/.build/static-libs
 # --no-export-dynamic: the static runtime's link arguments export every public Swift symbol
 # (3,700 of them) from the executable; nothing looks them up, and the runtime's start-up
 # dladdr() walked them all at every start.
+# -disable-concrete-type-metadata-mangled-name-accessors: generic types our code (and the
+# parser's) names are made by direct metadata accessors, which carry their protocol witnesses,
+# instead of from mangled names that the runtime demangles and checks against every
+# conformance record at first use: an offline check ran 20% fewer instructions (issue 13).
 RELEASE_FLAGS ?= --static-swift-stdlib --disable-local-rpath -Xlinker -L$(STATIC_LIBS) -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
-	-Xlinker --no-export-dynamic
+	-Xlinker --no-export-dynamic -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
+# SwiftPM rebuilds nothing when only a compiler flag changes: a release build made with other
+# flags (or before they were recorded) is thrown away first.
+RELEASE_STAMP = .build/release-flags
 release: deps
 	scripts/static-libs $(STATIC_LIBS) >/dev/null
+	@if [ "$$(cat $(RELEASE_STAMP) 2>/dev/null)" != '$(RELEASE_FLAGS)' ] && [ -e .build/release ]; then \
+		echo "release flags changed: rebuilding from scratch"; rm -rf "$$(readlink -f .build/release)"; fi
 	PKG_CONFIG_PATH=$(STATIC_LIBS)/pkgconfig $(SWIFT) build -c release $(RELEASE_FLAGS)
+	@echo '$(RELEASE_FLAGS)' > $(RELEASE_STAMP)
 
 # Build and run one check on the built-in default probes.
 # A verdict (online 0, offline 1, portal 2) is an answer, not a failed make; errors (64/70/78) still fail.
