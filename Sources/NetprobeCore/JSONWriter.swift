@@ -144,12 +144,10 @@ private struct JSONTextWriter {
         case 0x0D: append("\\r")
         default:
             append("\\u00")
-            bytes.append(Self.hexDigits[Int(byte >> 4)])
-            bytes.append(Self.hexDigits[Int(byte & 0xF)])
+            bytes.append(HexDigit.lowercase(byte >> 4))
+            bytes.append(HexDigit.lowercase(byte & 0xF))
         }
     }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// JSONEncoder prints a Double's shortest round-trip `description` less a trailing ".0"
     /// (1500, not 1500.0; 1e-05 and 1e+16 as they are).

@@ -126,3 +126,13 @@ extension StringProtocol {
         return String(String.UnicodeScalarView(scalars[first...last]))
     }
 }
+
+/// Lower-case hexadecimal digits as ASCII bytes, for text written byte by byte (hardware
+/// addresses, JSON's `\u00xx`, the DNS canary's label): no String(radix:), no table to build.
+public enum HexDigit {
+    /// The digit for `value`, which must be 0...15.
+    @inlinable
+    public static func lowercase(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+    }
+}

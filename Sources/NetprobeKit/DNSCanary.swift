@@ -12,8 +12,8 @@ enum DNSCanary {
         var generator = SystemRandomNumberGenerator()
         // Twelve hex digits written as bytes: a joined array of strings cost every check 0.18M
         // instructions of generic code the process used nowhere else (issue 13).
-        let digits = Array("0123456789abcdef".utf8)
-        let label = String(decoding: (0..<12).map { _ in digits[Int(UInt8.random(in: 0..<16, using: &generator))] }, as: UTF8.self)
+        let label = String(decoding: (0..<12).map { _ in HexDigit.lowercase(UInt8.random(in: 0..<16, using: &generator)) },
+                           as: UTF8.self)
         let host = "netprobe-\(label).invalid"
         var request = ProbeRequest(name: requestName, url: "http://\(host)/", timeout: template.timeout)
         request.interface = template.interface

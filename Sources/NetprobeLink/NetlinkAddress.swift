@@ -44,14 +44,10 @@ enum NetlinkAddress {
         text.reserveCapacity(3 * length)
         for (position, byte) in bytes.enumerated() {
             if position > 0 { text.append(UInt8(ascii: ":")) }
-            text.append(hexDigit(byte >> 4))
-            text.append(hexDigit(byte & 0xF))
+            text.append(HexDigit.lowercase(byte >> 4))
+            text.append(HexDigit.lowercase(byte & 0xF))
         }
         return String(decoding: text, as: UTF8.self)
-    }
-
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 
     private static func ntop(_ family: Int32, _ bytes: UnsafeMutableRawPointer) -> String? {

@@ -61,4 +61,8 @@ import Testing
         #expect("\r\n x \n".trimmingASCII { $0 == 0x0A || $0 == 0x0D || $0 == 0x20 } == "x")
         #expect("xyx".trimmingASCII { $0 == UInt8(ascii: "x") } == "y")
     }
+
+    @Test func hexDigitsAreLowerCaseASCII() {
+        #expect(String(decoding: (0...15).map { HexDigit.lowercase(UInt8($0)) }, as: UTF8.self) == "0123456789abcdef")
+    }
 }
