@@ -136,8 +136,9 @@ public final class ProbeRunner {
             // Transfers whose cut-off has come end now, in request order.
             let now = ContinuousClock.now
             let isDue = { (transfer: Transfer) in self.cutoffs[transfer.request.name].map { $0.instant <= now } ?? false }
-            let due = active.filter(isDue)
-            active.removeAll(where: isDue)
+            // Nothing is cut off until an answer decides something: most wake-ups look once.
+            let due = cutoffs.isEmpty ? [] : active.filter(isDue)
+            if !due.isEmpty { active.removeAll(where: isDue) }
             for transfer in due {
                 transfer.detach()
                 finish(transfer.index, transfer.observation(endedWith: cutoffs[transfer.request.name]!.error))
