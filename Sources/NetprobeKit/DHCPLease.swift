@@ -21,11 +21,11 @@ enum StateFiles {
     }
 
     static func modified(_ path: String) -> Date? {
-        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+        BoundedFile.modificationTime(path).map { Date(timeIntervalSince1970: $0) }
     }
 
     static func list(_ directory: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+        BoundedFile.names(inDirectory: directory).sorted()
     }
 
     /// The value of `KEY=value` in a systemd-style state file (quotes around the value removed);

@@ -152,6 +152,20 @@ import Testing
         #expect(Self.find(tree) == nil)
     }
 
+    /// Of several dhclient lease files, the most recently written one answers, whatever the names' order.
+    @Test func newestDhclientLeaseFileWins() throws {
+        let tree = try Tree()
+        func leases(_ uri: String) -> String {
+            "lease { interface \"eth0\"; option default-url \"\(uri)\"; expire never; }\n"
+        }
+        try tree.write("dhcp/dhclient.a.leases", leases("https://a.example/api"), modified: Date(timeIntervalSince1970: 1_700_000_000))
+        try tree.write("dhcp/dhclient.b.leases", leases("https://b.example/api"), modified: Date(timeIntervalSince1970: 1_600_000_000))
+        try tree.write("dhcp/not-dhclient.leases", leases("https://never.example/api"), modified: Date(timeIntervalSince1970: 1_790_000_000))
+        #expect(Self.find(tree)?.uri == "https://a.example/api")
+        try tree.write("dhcp/dhclient.b.leases", leases("https://b.example/api"), modified: Date(timeIntervalSince1970: 1_750_000_000))
+        #expect(Self.find(tree)?.uri == "https://b.example/api")
+    }
+
     @Test func networkManagerInternalLease() throws {
         let tree = try Tree()
         try tree.write("nm/internal-3d4c-eth0.lease", "ADDRESS=198.51.100.2\nCAPTIVE_PORTAL=\"https://capport.portal.test/nm\"\n")
