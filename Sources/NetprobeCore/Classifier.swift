@@ -80,8 +80,7 @@ public enum Classifier {
     static func bodyMatches(_ observation: ProbeObservation, _ expect: Expectation) -> Bool? {
         guard let rule = expect.body else { return nil }
         if rule.needsWholeBody && observation.bodyTruncated { return false }
-        let text = String(decoding: observation.body, as: UTF8.self)
-        return rule.matches(text)
+        return rule.matches(observation.body)
     }
 
     static func headerProvesSuccess(_ observation: ProbeObservation, _ expect: Expectation) -> Bool {
