@@ -26,7 +26,7 @@ public final class ProbeRunner {
     /// call for the same name replaces the earlier one: the caller's latest decision holds.
     /// Lets a caller whose answer is decided stop what it no longer needs (`cancelledError`),
     /// or give a transfer a bounded grace of its own (a time-out of its own making).
-    public func end(_ names: some Sequence<String>, at instant: ContinuousClock.Instant, with error: TransportError) {
+    public func end(_ names: Set<String>, at instant: ContinuousClock.Instant, with error: TransportError) {
         for name in names { cutoffs[name] = (instant, error) }
     }
 

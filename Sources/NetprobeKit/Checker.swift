@@ -77,7 +77,7 @@ public final class Checker {
 private final class NoTransfers: TransferRunner {
     func run(_ requests: [ProbeRequest], deadline: ContinuousClock.Instant,
              onResult: (ProbeObservation) -> Bool) -> [ProbeObservation] { [] }
-    func end(_ names: some Sequence<String>, at instant: ContinuousClock.Instant, with error: TransportError) {}
+    func end(_ names: Set<String>, at instant: ContinuousClock.Instant, with error: TransportError) {}
 }
 
 extension PathReport {

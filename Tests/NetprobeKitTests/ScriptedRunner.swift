@@ -30,7 +30,7 @@ final class ScriptedRunner: TransferRunner {
         String(name[(name.firstIndex(of: "/").map { name.index(after: $0) } ?? name.startIndex)...])
     }
 
-    func end(_ names: some Sequence<String>, at instant: ContinuousClock.Instant, with error: TransportError) {
+    func end(_ names: Set<String>, at instant: ContinuousClock.Instant, with error: TransportError) {
         for name in names { cutoffs[name] = (instant, error) }
     }
 
