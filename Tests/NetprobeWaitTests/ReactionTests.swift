@@ -53,9 +53,9 @@ extension LabSuite {
                 lab.removeResolvConf()
             }
             let (wrong, wrongLog) = try lab.dnsServer(on: "127.0.0.2", answering: false)
-            defer { kill(wrong, SIGTERM) }
+            defer { kill(wrong, SIGKILL) }
             let (right, _) = try lab.dnsServer(on: "127.0.0.1", answering: true)
-            defer { kill(right, SIGTERM) }
+            defer { kill(right, SIGKILL) }
             try lab.writeResolvConf("nameserver 127.0.0.2\n")
             let wait = try lab.netprobe(["wait", "--config", try lab.configByName(), "--timeout", "30", "--json"])
             defer { wait.stop() }

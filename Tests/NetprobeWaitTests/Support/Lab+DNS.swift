@@ -25,7 +25,10 @@ extension Lab {
 
     /// dnsmasq on `address`:53 in the namespace: `probe.test` resolves to 127.0.0.1, or to
     /// nothing (NXDOMAIN) when `answering` is false. Every query is logged to the returned log
-    /// file; the returned pid is the daemon's, to kill. It runs as a daemon, not a `Child`:
+    /// file; the returned pid is the daemon's, to kill with SIGKILL. It inherits the signal mask
+    /// of the test's thread, a Dispatch worker that blocks every asynchronous signal, and never
+    /// unblocks SIGTERM: sent SIGTERM, both daemons outlived every run (`Lab.close` now also
+    /// sweeps the namespace by pid). It runs as a daemon, not a `Child`:
     /// dnsmasq closes every inherited descriptor at start, which Foundation's Process takes
     /// for the child's exit (and then blocks reaping it, and every other child after it).
     func dnsServer(on address: String, answering: Bool) throws -> (pid: Int32, log: String) {

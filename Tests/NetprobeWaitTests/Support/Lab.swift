@@ -152,6 +152,11 @@ final class Lab {
     func close() {
         for server in servers { server.stop() }
         servers = []
+        // Whatever else still runs in the namespace (a daemon a test started, a netprobe it
+        // forgot), by pid: deleting the name alone would leave them running in it.
+        let pids = ((try? Tool.run(Tool.ip, ["netns", "pids", namespace])) ?? "")
+            .split(whereSeparator: \.isWhitespace).compactMap { Int32($0) }
+        for pid in pids where pid != getpid() { kill(pid, SIGKILL) }
         _ = try? Tool.run(Tool.ip, ["netns", "del", namespace])
         removeResolvConf()
         try? FileManager.default.removeItem(atPath: directory)
