@@ -22,8 +22,9 @@ let package = Package(
             providers: [.apt(["libnl-3-dev", "libnl-route-3-dev"])]
         ),
         // Pure Swift: configuration, evidence, the verdict engine, reports and formatters.
-        // CheckedFile (and so ConfigParser.load) opens files through swift-system; the rest is
-        // pure Swift, and the fuzz targets compile it without those two files (see Makefile).
+        // CheckedFile (and so ConfigParser.load) opens files through swift-system and
+        // DirectoryListing lists directories; the rest is pure Swift, and the fuzz targets
+        // compile it without those three files (see Makefile).
         .target(
             name: "NetprobeCore",
             dependencies: [.product(name: "SystemPackage", package: "swift-system")]

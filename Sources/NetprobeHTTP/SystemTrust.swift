@@ -1,4 +1,4 @@
-import Glibc
+import NetprobeCore
 
 /// Where HTTPS probes find the certificate authorities they trust, when no --ca-bundle is given.
 ///
@@ -16,15 +16,12 @@ enum SystemTrust {
 
     /// True when `path` holds at least one entry named like OpenSSL's hash links (8 hex digits, ".0").
     static func hasHashLinks(_ path: String) -> Bool {
-        guard let stream = opendir(path) else { return false }
-        defer { closedir(stream) }
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if isHashLink(name) { return true }
+        var found = false
+        DirectoryListing.forEachName(in: path) { name in
+            found = isHashLink(name)
+            return !found
         }
-        return false
+        return found
     }
 
     static func isHashLink(_ name: String) -> Bool {

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
+import NetprobeCore
 import NetprobeLink
 
 /// Small, bounded readers for the state files DHCP clients leave behind. Nothing here
@@ -25,7 +26,7 @@ enum StateFiles {
     }
 
     static func list(_ directory: String) -> [String] {
-        BoundedFile.names(inDirectory: directory).sorted()
+        DirectoryListing.names(in: directory).sorted()
     }
 
     /// The value of `KEY=value` in a systemd-style state file (quotes around the value removed);

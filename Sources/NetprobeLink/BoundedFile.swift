@@ -16,23 +16,6 @@ public enum BoundedFile {
         bytes(path, limit: limit).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// The names in a directory, without `.` and `..`, in no particular order; empty when it
-    /// cannot be read. At most `limit` names: a directory is state, not input to trust.
-    /// (FileManager's listing cost a check 0.3M instructions for three absent directories,
-    /// most of it building the errors that `try?` then threw away.)
-    public static func names(inDirectory path: String, limit: Int = 4096) -> [String] {
-        guard let directory = opendir(path) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while names.count < limit, let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
-    }
-
     /// When the file (a symbolic link's target, as the read of it is) was last written, in
     /// seconds since the epoch; nil when it cannot be examined.
     public static func modificationTime(_ path: String) -> Double? {
