@@ -94,10 +94,12 @@ enum DHCPLease {
     /// dhclient appends a `lease { ... }` block per lease; the last unexpired one for the
     /// interface, in the most recently written file, counts.
     static func captivePortal(inDhclientLeases directory: String, interface: String, now: Date) -> String? {
+        // Each file dated once, not at every comparison of the sort.
         let files = StateFiles.list(directory)
             .filter { $0.hasPrefix("dhclient") && $0.contains(".lease") }
-            .map { "\(directory)/\($0)" }
-            .sorted { (StateFiles.modified($0) ?? .distantPast) > (StateFiles.modified($1) ?? .distantPast) }
+            .map { name in let path = "\(directory)/\(name)"; return (path: path, written: StateFiles.modified(path) ?? .distantPast) }
+            .sorted { $0.written > $1.written }
+            .map(\.path)
         for file in files {
             guard let text = StateFiles.text(file) else { continue }
             var found: String?
