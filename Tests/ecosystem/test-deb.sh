@@ -89,6 +89,11 @@ expect_eq "the installed binary's RUNPATH/RPATH" "" \
     "$(readelf -d /usr/bin/netprobe | sed -n 's/.*(R\(UN\)\{0,1\}PATH).*\[\(.*\)\]/\2/p')"
 check "Depends names libnl and libcurl" \
     sh -c 'dpkg-deb -f "$1" Depends | grep -q "libnl-3-200" && dpkg-deb -f "$1" Depends | grep -q "libcurl4"' _ "$DEB"
+# Packed relative relocations (DT_RELR) need glibc 2.36; the loader's version check
+# (GLIBC_ABI_DT_RELR) has no symbol behind it, so Depends must say so explicitly.
+check "Depends asks for libc6 >= 2.36, as the binary's packed relocations need" \
+    sh -c 'readelf -d /usr/bin/netprobe | grep -q "(RELR)" && readelf -V /usr/bin/netprobe | grep -q GLIBC_ABI_DT_RELR &&
+        dpkg-deb -f "$1" Depends | tr "," "\n" | grep -qx " *libc6 (>= 2.36)"' _ "$DEB"
 check "man -w netprobe finds the installed page" sh -c 'test "$(man -w netprobe)" = /usr/share/man/man1/netprobe.1.gz'
 check "the bash completion registers itself" bash -c '. /usr/share/bash-completion/completions/netprobe && complete -p netprobe'
 check "no unit is enabled (the admin's choice)" \
