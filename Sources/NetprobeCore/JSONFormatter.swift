@@ -64,6 +64,7 @@ enum PathDocument {
             "default_routes": .array(path.defaultRoutes.map(RouteDocument.json)),
             "dns": DNSDocument.json(path.dns),
             "interfaces": .array(path.interfaces.map(InterfaceDocument.json)),
+            "kernel_routes": .array(path.kernelRoutes.map(RouteDocument.json)),
             "schema_version": .int(Report.schemaVersion),
         ])
     }
@@ -110,6 +111,21 @@ enum RouteDocument {
     }
 }
 
+extension RouteDocument {
+    static func json(_ route: KernelRoute) -> JSONOut {
+        .object([
+            "destination": .string(route.destination),
+            "family": .string(route.family.rawValue),
+            "gateway": .string(route.gateway),
+            "interface": .string(route.interface),
+            "interface_index": .int(route.interfaceIndex),
+            "refusal": .string(route.refusal?.rawValue),
+            "source": .string(route.source),
+            "table": .int(route.table),
+        ])
+    }
+}
+
 enum DNSDocument {
     static func json(_ dns: DNSConfiguration) -> JSONOut {
         .object([
@@ -132,6 +148,7 @@ enum ReportDocument {
             "duration_ms": .number(Rounding.ms(report.durationMs)),
             "families": .array(report.families.map { .string($0.rawValue) }),
             "interfaces": .array(report.path.interfaces.map(InterfaceDocument.json)),
+            "kernel_routes": .array(report.path.kernelRoutes.map(RouteDocument.json)),
             "partial": .bool(report.partial),
             "partial_error": .string(NetworkText.jsonValue(report.partialError)),
             "paths": .array(report.paths.map(PathReportDocument.json)),

@@ -78,6 +78,9 @@ public struct NetworkInterface: Codable, Sendable, Equatable {
 }
 
 public struct DefaultRoute: Codable, Sendable, Equatable {
+    /// RT_TABLE_MAIN: the table plain routing uses.
+    public static let mainTable = 254
+
     public var family: AddressFamily
     public var gateway: String?
     public var interface: String?
@@ -98,6 +101,68 @@ public struct DefaultRoute: Codable, Sendable, Equatable {
         case family, gateway, interface, metric, table
         case interfaceIndex = "interface_index"
     }
+}
+
+/// The kernel's answer to "which way does the machine's ordinary traffic to this destination
+/// leave?", asked as `ip route get` asks it: a destination, no output device, no mark, so every
+/// policy rule, table, metric and `suppress_prefixlength` is applied by the kernel itself
+/// (wg-quick's `not fwmark` table, Tailscale's table 52, source routing). This answer, not a
+/// ranking of default routes by metric, says which path is the machine's own.
+public struct KernelRoute: Codable, Sendable, Equatable {
+    public var family: AddressFamily
+    /// The address asked about (nothing is sent to it).
+    public var destination: String
+    /// The output device; nil when the kernel has no way out.
+    public var interface: String?
+    public var interfaceIndex: Int?
+    public var gateway: String?
+    /// The source address the kernel would choose.
+    public var source: String?
+    /// The routing table whose route matched (254 main, 51820 wg-quick's, ...).
+    public var table: Int?
+    /// Why there is no way out, when there is none.
+    public var refusal: RouteRefusal?
+
+    public init(family: AddressFamily, destination: String, interface: String? = nil, interfaceIndex: Int? = nil,
+                gateway: String? = nil, source: String? = nil, table: Int? = nil, refusal: RouteRefusal? = nil) {
+        self.family = family
+        self.destination = destination
+        self.interface = interface
+        self.interfaceIndex = interfaceIndex
+        self.gateway = gateway
+        self.source = source
+        self.table = table
+        self.refusal = refusal
+    }
+
+    /// Where the kernel is asked, when no probe address is known yet: one global unicast
+    /// address per family, the ones WebRTC and others use to learn the route a host takes to
+    /// the Internet. Only a route lookup names them; no packet is ever addressed to them.
+    public static func representativeDestination(_ family: AddressFamily) -> String {
+        switch family {
+        case .ipv4: "8.8.8.8"
+        case .ipv6: "2001:4860:4860::8888"
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case family, destination, interface, gateway, source, table, refusal
+        case interfaceIndex = "interface_index"
+    }
+}
+
+/// Why the kernel routes a destination nowhere (the error `ip route get` prints).
+public enum RouteRefusal: String, Codable, Sendable, Equatable {
+    /// No route at all (ENETUNREACH).
+    case noRoute = "no-route"
+    /// An `unreachable` route (EHOSTUNREACH).
+    case unreachable
+    /// A `blackhole` route (EINVAL).
+    case blackhole
+    /// A `prohibit` route (EACCES).
+    case prohibit
+    /// A route that is not a way out (local, broadcast, ...), or another error.
+    case other
 }
 
 public struct DNSConfiguration: Codable, Sendable, Equatable {
@@ -124,17 +189,29 @@ public struct DNSConfiguration: Codable, Sendable, Equatable {
 public struct PathSnapshot: Codable, Sendable, Equatable {
     public var interfaces: [NetworkInterface]
     /// Unicast default routes only (blackhole/unreachable/prohibit routes lead nowhere).
+    /// Every unicast default route, in every table but local: the candidate paths of
+    /// `--all-paths`. Which of them the machine's traffic takes is `kernelRoutes`' answer.
     public var defaultRoutes: [DefaultRoute]
+    /// The kernel's route for ordinary traffic, one per family asked (IPv4 first).
+    public var kernelRoutes: [KernelRoute]
     public var dns: DNSConfiguration
 
-    public init(interfaces: [NetworkInterface], defaultRoutes: [DefaultRoute], dns: DNSConfiguration) {
+    public init(interfaces: [NetworkInterface], defaultRoutes: [DefaultRoute], kernelRoutes: [KernelRoute] = [],
+                dns: DNSConfiguration) {
         self.interfaces = interfaces
         self.defaultRoutes = defaultRoutes
+        self.kernelRoutes = kernelRoutes
         self.dns = dns
+    }
+
+    /// The kernel's answer for this family, when it was asked.
+    public func kernelRoute(_ family: AddressFamily) -> KernelRoute? {
+        kernelRoutes.first { $0.family == family }
     }
 
     enum CodingKeys: String, CodingKey {
         case interfaces, dns
         case defaultRoutes = "default_routes"
+        case kernelRoutes = "kernel_routes"
     }
 }

@@ -52,7 +52,7 @@ public enum PrometheusFormatter {
                   })
         out.gauge("netprobe_path_reason_info", "The reason code of the path's verdict (always 1).",
                   paths.map { (labels($0) + [("verdict", $0.conclusion.verdict.rawValue), ("reason", $0.conclusion.reason.rawValue)], 1) })
-        out.gauge("netprobe_path_default", "1 when the path carries the preferred default route of its family.",
+        out.gauge("netprobe_path_default", "1 when the kernel routes the machine's traffic of the path's family through it.",
                   paths.map { (labels($0), $0.isDefault ? 1 : 0) })
     }
 

@@ -38,7 +38,7 @@ public struct PathReport: Sendable, Equatable {
     public var interface: String?
     /// The family the probes were held to; nil when the system chose (happy eyeballs).
     public var family: AddressFamily?
-    /// Carries the preferred (lowest-metric) default route of its family.
+    /// The kernel routes the machine's ordinary traffic of its family through this path.
     public var isDefault: Bool
     public var conclusion: Conclusion
     /// Families the gate let through for this path (empty when it was down).

@@ -86,12 +86,32 @@ public enum TextFormatter {
         if links.isEmpty { lines.append("  link: none besides loopback") }
         for route in path.defaultRoutes {
             lines.append("  route: default (\(route.family.rawValue))" + (route.gateway.map { " via \($0)" } ?? "")
-                + (route.interface.map { " dev \(TerminalText.escape($0))" } ?? "") + " metric \(route.metric)")
+                + (route.interface.map { " dev \(TerminalText.escape($0))" } ?? "") + " metric \(route.metric)"
+                + (route.table == DefaultRoute.mainTable ? "" : " table \(route.table)"))
         }
         if path.defaultRoutes.isEmpty { lines.append("  route: no default route") }
+        for route in path.kernelRoutes {
+            lines.append("  traffic (\(route.family.rawValue)): " + kernelRouteText(route))
+        }
         let servers = path.dns.servers.isEmpty ? "none" : path.dns.servers.map { TerminalText.escape($0) }.joined(separator: " ")
         lines.append("  dns: \(servers)\(path.dns.localStub ? " (local stub resolver)" : "")")
         return lines
+    }
+
+    /// Where the kernel sends the family's ordinary traffic, as `ip route get` says it.
+    static func kernelRouteText(_ route: KernelRoute) -> String {
+        if let refusal = route.refusal {
+            switch refusal {
+            case .noRoute: return "no route"
+            case .unreachable: return "unreachable route"
+            case .blackhole: return "blackhole route"
+            case .prohibit: return "prohibit route"
+            case .other: return "no way out"
+            }
+        }
+        guard let interface = route.interface else { return "no output device" }
+        return "dev \(TerminalText.escape(interface))" + (route.gateway.map { " via \($0)" } ?? "")
+            + (route.source.map { " src \($0)" } ?? "") + (route.table.map { " table \($0)" } ?? "")
     }
 
     /// `netprobe path` in text.

@@ -64,8 +64,7 @@ extension CaptivePortalAPI {
 
     /// The query for this check, or nil when no API URI is known.
     static func discover(_ options: CheckOptions, path: PathSnapshot, families: Set<AddressFamily>, through: [String]) -> Query? {
-        guard let found = options.capportDiscovery.discover(explicit: options.capportURL, path: path, families: families,
-                                                            through: through) else { return nil }
+        guard let found = options.capportDiscovery.discover(explicit: options.capportURL, path: path, through: through) else { return nil }
         let api = CaptivePortalAPI(found: found)
         // Bound like the probes: only with -i, then to the interface the URI was learned on
         // (or, for --capport-url, the one the probes use).

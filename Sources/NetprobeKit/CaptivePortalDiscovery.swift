@@ -8,7 +8,7 @@ import NetprobeCore
 /// Finds the Captive Portal API URI (RFC 8910: DHCPv4 option 114, DHCPv6 option 103,
 /// RA option 37) that the network announced, without sending anything: from
 /// `--capport-url`, else from what the local DHCP/RA client recorded for the
-/// interfaces under the default routes, in route-metric order:
+/// interfaces the probes leave through, the machine's own way out first:
 ///
 /// 1. systemd-networkd: `CAPTIVE_PORTAL=` in `/run/systemd/netif/links/IFINDEX`
 ///    (the directory can be moved with `NETPROBE_NETIF_STATE_DIR`, for tests and labs);
@@ -57,17 +57,12 @@ public struct CapportDiscovery: Sendable {
         return discovery
     }
 
-    /// The URI for this check: `explicit` (from --capport-url) wins; else the first interface,
-    /// among the default routes the gate let through, that has one recorded.
-    public func discover(explicit: String?, path: PathSnapshot, families: Set<AddressFamily>, through: [String]) -> Found? {
+    /// The URI for this check: `explicit` (from --capport-url) wins; else the first interface
+    /// the gate let probes through (the kernel's own way out first) that has one recorded.
+    public func discover(explicit: String?, path: PathSnapshot, through: [String]) -> Found? {
         if let explicit { return Found(uri: explicit, source: "option") }
-        let routes = path.defaultRoutes
-            .filter { families.contains($0.family) && ($0.interface.map(through.contains) ?? false) }
-            .sorted { $0.metric < $1.metric }
-        var seen: Set<String> = []
-        for route in routes {
-            guard let name = route.interface, seen.insert(name).inserted else { continue }
-            let index = route.interfaceIndex ?? path.interfaces.first { $0.name == name }?.index
+        for name in through {
+            let index = path.interfaces.first { $0.name == name }?.index
             if let found = lookup(interface: name, index: index) { return found }
         }
         return nil

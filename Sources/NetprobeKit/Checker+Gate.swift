@@ -27,21 +27,10 @@ extension Checker {
 
     /// The gates of the paths a check with `options` would answer for.
     static func gates(_ options: CheckOptions, snapshot: PathSnapshot) -> [PathGate] {
-        var gates: [PathGate] = []
-        if options.allPaths {
-            for family in AddressFamily.allCases where options.families.contains(family) {
-                var seen: Set<String> = []
-                for route in snapshot.preferredRoutes(families: [family], interfaces: options.interfaces) {
-                    guard let name = route.interface, seen.insert(name).inserted else { continue }
-                    gates.append(PathGate(interface: name, family: family,
-                                          gate: Gate.evaluate(snapshot, families: [family], interfaces: [name])))
-                }
-            }
+        guard options.allPaths else {
+            return [PathGate(gate: Gate.evaluate(snapshot, families: options.families, interfaces: options.interfaces))]
         }
-        if gates.isEmpty {
-            gates.append(PathGate(gate: Gate.evaluate(snapshot, families: options.families, interfaces: options.interfaces)))
-        }
-        return gates
+        return PathPlan.keys(options, snapshot: snapshot).map { PathGate(interface: $0.interface, family: $0.family, gate: $0.gate) }
     }
 
     /// True when the gate's answer now differs from the last check's: a path opened, closed,

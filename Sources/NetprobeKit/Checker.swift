@@ -52,12 +52,12 @@ public final class Checker {
                       timestamp: timestamp, path: snapshot)
     }
 
-    /// The machine's answer: the best verdict among the paths that carry the preferred default
-    /// route of their family (the traffic the machine really sends); among all paths when none does.
+    /// The machine's answer: the best verdict among the paths the kernel routes the machine's
+    /// traffic through (the traffic it really sends); among all paths when none does (`-i`).
     static func overall(_ paths: [PathReport]) -> Int {
         let candidates = paths.indices.filter { paths[$0].isDefault }
         let pool = candidates.isEmpty ? Array(paths.indices) : candidates
-        // max(by:) keeps the first of equals: report order (lowest metric first) breaks ties.
+        // max(by:) keeps the first of equals: report order (the kernel's own path first) breaks ties.
         return pool.max { paths[$0].conclusion.verdict < paths[$1].conclusion.verdict } ?? 0
     }
 

@@ -21,17 +21,19 @@ struct PathPlan {
         return []
     }
 
-    /// The plain check: one path, the one the machine's own traffic takes. With -i, probes
+    /// The plain check: one path, the one the machine's own traffic takes, as the kernel
+    /// routes it (`ip route get`, with policy rules and tables applied). With -i, probes
     /// leave through the chosen interface (as NetworkManager binds its check to the device);
     /// with several, through the first the gate found a default route on. Without -4/-6 the
     /// family is left to the system (happy eyeballs).
     static func machine(_ options: CheckOptions, snapshot: PathSnapshot) -> PathPlan {
         let gate = Gate.evaluate(snapshot, families: options.families, interfaces: options.interfaces)
-        let preferred = snapshot.preferredRoutes(families: options.families, interfaces: options.interfaces)
         var through: [String] = []
         if case .pass(_, let names) = gate { through = names }
         let family = options.families.count == 1 ? options.families.first : nil
-        var plan = PathPlan(interface: through.first ?? preferred.first?.interface, family: family, isDefault: true, gate: gate)
+        // A path that is down is still named after the way the kernel would have taken.
+        let named = through.first ?? (options.interfaces.isEmpty ? snapshot.kernelInterface(options.families) : options.interfaces.first)
+        var plan = PathPlan(interface: named, family: family, isDefault: true, gate: gate)
         guard case .pass(let families, _) = gate else {
             plan.filtered = options.config.probes
             return plan
@@ -44,31 +46,62 @@ struct PathPlan {
         return plan
     }
 
-    /// `--all-paths`: every (interface, family) with a default route of that family through it,
-    /// each probed on its own — bound to the interface (`if!NAME`) and held to the family — and
-    /// judged on its own. IPv4 first, then by metric. With no default route at all, the one
-    /// down path of the plain check.
-    static func every(_ options: CheckOptions, snapshot: PathSnapshot) -> [PathPlan] {
-        var plans: [PathPlan] = []
-        for family in AddressFamily.allCases where options.families.contains(family) {
-            let preferred = snapshot.preferredRoutes(families: [family], interfaces: []).first
-            var seen: Set<String> = []
-            for route in snapshot.preferredRoutes(families: [family], interfaces: options.interfaces) {
-                // A multipath route names no device to bind to: the plain check covers it.
-                guard let name = route.interface, seen.insert(name).inserted else { continue }
-                let isDefault = preferred?.interface == name && preferred?.metric == route.metric
-                plans.append(single(options, snapshot: snapshot, interface: name, family: family, isDefault: isDefault))
-            }
-        }
-        return plans.isEmpty ? [machine(options, snapshot: snapshot)] : plans
+    /// One path of `--all-paths`, before it is planned: where it leaves, whether it is the
+    /// machine's own (the kernel routes the family's ordinary traffic through it), and its gate.
+    /// No interface and no family: the plain check's path, down.
+    struct Key: Equatable {
+        var interface: String?
+        var family: AddressFamily?
+        var isDefault: Bool
+        var gate: GateResult
     }
 
-    /// One path of `--all-paths`: its own gate, its own probes, API query and canary, all bound to it.
-    static func single(_ options: CheckOptions, snapshot: PathSnapshot, interface: String, family: AddressFamily,
-                       isDefault: Bool) -> PathPlan {
-        let gate = Gate.evaluate(snapshot, families: [family], interfaces: [interface])
-        var plan = PathPlan(interface: interface, family: family, isDefault: isDefault, gate: gate)
-        guard case .pass = gate else {
+    /// The paths of `--all-paths`: every (interface, family) with a default route of that
+    /// family through it, in any table, and the kernel's own way out where no default route
+    /// names it (a VPN's 0.0.0.0/1 and 128.0.0.0/1). IPv4 first; within a family the kernel's
+    /// own path first, then the others in the kernel's order. The machine's own path is gated
+    /// as the plain check gates it (the kernel's answer), so the two never disagree about it;
+    /// another path by its default route. When none is the machine's own (the kernel routes its
+    /// traffic nowhere), the plain check's down path is added, so that the overall answer is
+    /// the plain check's; with no path at all, it alone.
+    static func keys(_ options: CheckOptions, snapshot: PathSnapshot) -> [Key] {
+        var keys: [Key] = []
+        let wanted = options.interfaces
+        for family in AddressFamily.allCases where options.families.contains(family) {
+            var names: [String] = []
+            let own = snapshot.kernelRoute(family).flatMap { $0.refusal == nil ? $0.interface : nil }
+            if let own { names.append(own) }
+            for route in snapshot.defaultRoutes where route.family == family {
+                // A multipath route names no device to bind to: the kernel's answer covers it.
+                if let name = route.interface, !names.contains(name) { names.append(name) }
+            }
+            for name in names where wanted.isEmpty || wanted.contains(name) {
+                let isDefault = name == own
+                let gate = Gate.evaluate(snapshot, families: [family], interfaces: isDefault ? [] : [name])
+                keys.append(Key(interface: name, family: family, isDefault: isDefault, gate: gate))
+            }
+        }
+        if keys.isEmpty || (wanted.isEmpty && !keys.contains(where: \.isDefault)) {
+            keys.append(Key(interface: nil, family: nil, isDefault: true,
+                            gate: Gate.evaluate(snapshot, families: options.families, interfaces: wanted)))
+        }
+        return keys
+    }
+
+    /// `--all-paths`: every path of `keys`, each probed on its own — bound to the interface
+    /// (`if!NAME`) and held to the family — and judged on its own.
+    static func every(_ options: CheckOptions, snapshot: PathSnapshot) -> [PathPlan] {
+        keys(options, snapshot: snapshot).map { key in
+            guard let interface = key.interface, let family = key.family else { return machine(options, snapshot: snapshot) }
+            return single(options, snapshot: snapshot, key: key, interface: interface, family: family)
+        }
+    }
+
+    /// One path of `--all-paths`: its own probes, API query and canary, all bound to it.
+    static func single(_ options: CheckOptions, snapshot: PathSnapshot, key: Key, interface: String,
+                       family: AddressFamily) -> PathPlan {
+        var plan = PathPlan(interface: interface, family: family, isDefault: key.isDefault, gate: key.gate)
+        guard case .pass = key.gate else {
             plan.filtered = options.config.probes
             return plan
         }
@@ -103,22 +136,11 @@ struct PathPlan {
             specs.append(spec)
         }
     }
-
-    /// Every transfer of this path, probes first.
-    var allRequests: [ProbeRequest] {
-        var all = requests
-        if let request = api?.request { all.append(request) }
-        if let canary { all.append(canary.request) }
-        return all
-    }
 }
 
 extension PathSnapshot {
-    /// Default routes of these families through these interfaces (all when none are named),
-    /// lowest metric first: the order in which the kernel prefers them.
-    func preferredRoutes(families: Set<AddressFamily>, interfaces: [String]) -> [DefaultRoute] {
-        defaultRoutes
-            .filter { families.contains($0.family) && (interfaces.isEmpty || ($0.interface.map(interfaces.contains) ?? false)) }
-            .sorted { $0.metric < $1.metric }
+    /// The interface the kernel routes the first of these families through, if any.
+    func kernelInterface(_ families: Set<AddressFamily>) -> String? {
+        AddressFamily.allCases.lazy.filter(families.contains).compactMap { self.kernelRoute($0)?.interface }.first
     }
 }

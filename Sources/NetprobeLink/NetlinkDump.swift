@@ -7,13 +7,14 @@ import NetprobeCore
 struct NetlinkDump {
     var interfaces: [NetworkInterface]
     var defaultRoutes: [DefaultRoute]
+    /// The kernel's route for ordinary traffic, per family (`KernelRouteLookup`).
+    var kernelRoutes: [KernelRoute]
     /// False when the three dumps disagreed (an address or route on an
     /// interface missing from the link dump: something changed in between).
     /// Such addresses are dropped and such routes keep no interface name.
     var consistent: Bool
 
     static let localTable: UInt32 = 255  // RT_TABLE_LOCAL: our own addresses, never a way out.
-    static let mainTable = 254  // RT_TABLE_MAIN
 
     static func read(sysfsRoot: String) throws(NetlinkError) -> NetlinkDump {
         let socket = try NetlinkSocket()
@@ -55,17 +56,19 @@ struct NetlinkDump {
             }
             defaultRoutes.append(route)
         }
-        defaultRoutes.sort(by: routeOrder)
-        return NetlinkDump(interfaces: interfaces, defaultRoutes: defaultRoutes, consistent: consistent)
-    }
+        // IPv4 first, otherwise in the kernel's own order. Which route the machine's traffic
+        // takes is not read from this list (metrics cannot tell it: policy rules choose the
+        // table first) but asked of the kernel, below.
+        let ipv4 = defaultRoutes.filter { $0.family == .ipv4 }
+        defaultRoutes = ipv4 + defaultRoutes.filter { $0.family != .ipv4 }
 
-    /// IPv4 first, then the main table (what plain routing uses) before policy
-    /// tables, then by metric: the route the kernel would pick comes first.
-    static func routeOrder(_ a: DefaultRoute, _ b: DefaultRoute) -> Bool {
-        func key(_ r: DefaultRoute) -> (Int, Int, Int, Int, Int) {
-            (r.family == .ipv4 ? 0 : 1, r.table == mainTable ? 0 : 1, r.metric, r.table, r.interfaceIndex ?? 0)
+        var kernelRoutes: [KernelRoute] = []
+        for family in AddressFamily.allCases {
+            kernelRoutes.append(try KernelRouteLookup.ask(
+                socket, family: family, destination: KernelRoute.representativeDestination(family), interfaces: interfaces))
         }
-        return key(a) < key(b)
+        return NetlinkDump(interfaces: interfaces, defaultRoutes: defaultRoutes, kernelRoutes: kernelRoutes,
+                           consistent: consistent)
     }
 
     private static func interface(from link: OpaquePointer, sysfsRoot: String) -> NetworkInterface {

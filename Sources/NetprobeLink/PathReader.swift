@@ -20,7 +20,8 @@ public struct PathReader: Sendable {
     }
 
     /// One consistent snapshot from netlink: links, addresses, unicast default
-    /// routes (IPv4+IPv6, all tables except local), DNS.
+    /// routes (IPv4+IPv6, all tables except local), the kernel's route for ordinary
+    /// traffic of each family (`ip route get`), DNS.
     ///
     /// libnl itself restarts a dump the kernel flags as interrupted. Links,
     /// addresses and routes are three dumps, though: if they disagree about
@@ -36,7 +37,7 @@ public struct PathReader: Sendable {
             attempt += 1
         }
         return PathSnapshot(
-            interfaces: dump.interfaces, defaultRoutes: dump.defaultRoutes,
+            interfaces: dump.interfaces, defaultRoutes: dump.defaultRoutes, kernelRoutes: dump.kernelRoutes,
             dns: ResolvConf.load(path: resolvConfPath))
     }
 }

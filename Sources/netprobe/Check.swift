@@ -8,13 +8,14 @@ struct Check: ParsableCommand {
         commandName: "check",
         abstract: "One-shot verdict: online, portal or offline (the default command).",
         discussion: """
-            Reads the path from the kernel; with no usable link, address or default route it answers \
+            Asks the kernel which way the machine's traffic goes (as `ip route get` does, policy \
+            rules and tables applied); with no route, or no usable link or address on it, it answers \
             "offline" at once and sends nothing. Otherwise all probes run concurrently and netprobe \
             answers as soon as the verdict can no longer change. With --all-paths every (interface, \
             family) that has a default route is probed on its own, bound to its interface and family, \
-            and has its own verdict; the overall verdict is the best among the paths of the preferred \
-            default routes (the traffic the machine really sends). Exit status: 0 online, 1 offline, \
-            2 portal, 64 bad command line, 70 internal error, 78 bad configuration.
+            and has its own verdict; the overall verdict is the best among the paths the kernel routes \
+            the machine's traffic through. Exit status: 0 online, 1 offline, 2 portal, 64 bad command \
+            line, 70 internal error, 78 bad configuration.
             """
     )
 
@@ -22,7 +23,7 @@ struct Check: ParsableCommand {
 
     @Flag(name: .customLong("all-paths"), help: ArgumentHelp(
         "Probe every path - each (interface, family) with a default route - on its own, each with its own verdict.",
-        discussion: "The overall verdict is the best among the paths that carry the preferred default route of their family."))
+        discussion: "The overall verdict is the best among the paths the kernel routes the machine's traffic through."))
     var allPaths = false
 
     func run() throws {

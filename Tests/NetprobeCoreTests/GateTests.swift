@@ -28,11 +28,44 @@ struct GateCase: Sendable, CustomTestStringConvertible {
     var label: String
     var links: [NetworkInterface]
     var routes: [DefaultRoute]
+    /// The kernel's answer to `ip route get`; nil: what a kernel without policy rules answers
+    /// for `routes` (`plainKernel`).
+    var kernel: [KernelRoute]? = nil
     var families: Set<AddressFamily> = [.ipv4, .ipv6]
     var wanted: [String] = []
     var expected: GateResult
     var testDescription: String { label }
 }
+
+/// What a kernel with only the main table and no policy rules answers: the lowest-metric
+/// default route of the family whose link is administratively up (the kernel drops routes of
+/// a downed device; a route without carrier is still chosen). Test data only: netprobe asks
+/// the kernel itself.
+private func plainKernel(_ routes: [DefaultRoute], _ links: [NetworkInterface]) -> [KernelRoute] {
+    AddressFamily.allCases.map { family in
+        let alive = routes.filter { route in
+            route.family == family && links.contains { $0.up && (route.interfaceIndex == nil || $0.index == route.interfaceIndex) }
+        }
+        guard let route = alive.min(by: { $0.metric < $1.metric }) else {
+            return KernelRoute(family: family, destination: KernelRoute.representativeDestination(family), refusal: .noRoute)
+        }
+        return kernelRoute(family, route.interface, route.interfaceIndex)
+    }
+}
+
+private func kernelRoute(_ family: AddressFamily, _ name: String?, _ index: Int?, table: Int = 254) -> KernelRoute {
+    KernelRoute(family: family, destination: KernelRoute.representativeDestination(family), interface: name,
+                interfaceIndex: index, table: table)
+}
+
+private func refused(_ family: AddressFamily, _ refusal: RouteRefusal) -> KernelRoute {
+    KernelRoute(family: family, destination: KernelRoute.representativeDestination(family), refusal: refusal)
+}
+
+private let tun = NetworkInterface(name: "vpn0", index: 9, type: .tunnel, up: true, carrier: true, operstate: "unknown", mtu: 1420,
+                                   addresses: [InterfaceAddress(family: .ipv4, address: "10.64.0.2", prefixLength: 32, scope: .global)])
+private let deadTun = NetworkInterface(name: "vpn0", index: 9, type: .tunnel, up: true, carrier: false, operstate: "down", mtu: 1420,
+                                       addresses: [InterfaceAddress(family: .ipv4, address: "10.64.0.2", prefixLength: 32, scope: .global)])
 
 @Suite struct GateTests {
     /// The gate follows the way a packet would leave: default route, then the link it
@@ -83,11 +116,44 @@ struct GateCase: Sendable, CustomTestStringConvertible {
         GateCase(label: "IPv6 route lacks a global address: only IPv4 passes", links: [lo, link("eth0", 2, [v4, v6LinkLocal])],
                  routes: [v4Route, route(.ipv6, via: "fe80::1", dev: "eth0", 2)],
                  expected: .pass(families: [.ipv4], interfaces: ["eth0"])),
-        GateCase(label: "two uplinks, both listed", links: [lo, link("eth0", 2, [v4]), link("wlan0", 3, [v4b])],
+        GateCase(label: "two uplinks: only the one the kernel chose", links: [lo, link("eth0", 2, [v4]), link("wlan0", 3, [v4b])],
                  routes: [v4Route, route(.ipv4, via: "203.0.113.1", dev: "wlan0", 3)],
-                 expected: .pass(families: [.ipv4], interfaces: ["eth0", "wlan0"])),
-        GateCase(label: "multipath route without a device", links: [lo, link("eth0", 2, [v4])],
-                 routes: [route(.ipv4, via: nil, dev: nil, nil)], expected: .pass(families: [.ipv4], interfaces: [])),
+                 expected: .pass(families: [.ipv4], interfaces: ["eth0"])),
+        GateCase(label: "multipath route without a device: the kernel names the hop", links: [lo, link("eth0", 2, [v4])],
+                 routes: [route(.ipv4, via: nil, dev: nil, nil)], kernel: [kernelRoute(.ipv4, "eth0", 2)],
+                 expected: .pass(families: [.ipv4], interfaces: ["eth0"])),
+        // Policy routing: the kernel's answer, not the metrics, says which way traffic goes.
+        GateCase(label: "wg-quick full tunnel, tunnel dead: its table wins over main's open uplink",
+                 links: [lo, link("eth0", 2, [v4]), deadTun],
+                 routes: [v4Route, DefaultRoute(family: .ipv4, gateway: nil, interface: "vpn0", interfaceIndex: 9, metric: 0, table: 51820)],
+                 kernel: [kernelRoute(.ipv4, "vpn0", 9, table: 51820), refused(.ipv6, .noRoute)], expected: .offline(.noLink)),
+        GateCase(label: "wg-quick full tunnel, tunnel up", links: [lo, link("eth0", 2, [v4]), tun],
+                 routes: [v4Route, DefaultRoute(family: .ipv4, gateway: nil, interface: "vpn0", interfaceIndex: 9, metric: 0, table: 51820)],
+                 kernel: [kernelRoute(.ipv4, "vpn0", 9, table: 51820), refused(.ipv6, .noRoute)],
+                 expected: .pass(families: [.ipv4], interfaces: ["vpn0"])),
+        GateCase(label: "a rule sends everything to table 200 past main's lower-metric dead tunnel",
+                 links: [lo, link("eth0", 2, [v4]), deadTun],
+                 routes: [DefaultRoute(family: .ipv4, gateway: nil, interface: "vpn0", interfaceIndex: 9, metric: 50, table: 254),
+                          DefaultRoute(family: .ipv4, gateway: "198.51.100.1", interface: "eth0", interfaceIndex: 2, metric: 300, table: 200)],
+                 kernel: [kernelRoute(.ipv4, "eth0", 2, table: 200)], expected: .pass(families: [.ipv4], interfaces: ["eth0"])),
+        GateCase(label: "a VPN's 0/1 and 128/1 routes: no default route through it, yet the kernel takes it",
+                 links: [lo, link("eth0", 2, [v4]), tun], routes: [v4Route], kernel: [kernelRoute(.ipv4, "vpn0", 9)],
+                 expected: .pass(families: [.ipv4], interfaces: ["vpn0"])),
+        GateCase(label: "unreachable default", links: [lo, link("eth0", 2, [v4])], routes: [],
+                 kernel: [refused(.ipv4, .unreachable), refused(.ipv6, .noRoute)], expected: .offline(.noDefaultRoute)),
+        GateCase(label: "a policy blackhole in front of main's open default route", links: [lo, link("eth0", 2, [v4])], routes: [v4Route],
+                 kernel: [refused(.ipv4, .blackhole), refused(.ipv6, .noRoute)], expected: .offline(.noDefaultRoute)),
+        GateCase(label: "prohibit", links: [lo, link("eth0", 2, [v4])], routes: [v4Route],
+                 kernel: [refused(.ipv4, .prohibit)], expected: .offline(.noDefaultRoute)),
+        GateCase(label: "no way out, and the default route's link is down: no-link says why",
+                 links: [lo, link("eth0", 2, up: false, carrier: false, operstate: "down", [v4])], routes: [v4Route],
+                 kernel: [refused(.ipv4, .noRoute)], expected: .offline(.noLink)),
+        GateCase(label: "the kernel was not asked about the family", links: [lo, link("eth0", 2, [v4])], routes: [v4Route],
+                 kernel: [], expected: .offline(.noDefaultRoute)),
+        GateCase(label: "-i names the uplink the tunnel's table hides", links: [lo, link("eth0", 2, [v4]), deadTun],
+                 routes: [v4Route, DefaultRoute(family: .ipv4, gateway: nil, interface: "vpn0", interfaceIndex: 9, metric: 0, table: 51820)],
+                 kernel: [kernelRoute(.ipv4, "vpn0", 9, table: 51820)], wanted: ["eth0"],
+                 expected: .pass(families: [.ipv4], interfaces: ["eth0"])),
         GateCase(label: "-i selects the routed interface", links: [lo, link("eth0", 2, [v4]), link("wlan0", 3, [v4b])],
                  routes: [v4Route, route(.ipv4, via: "203.0.113.1", dev: "wlan0", 3)], wanted: ["wlan0"],
                  expected: .pass(families: [.ipv4], interfaces: ["wlan0"])),
@@ -104,7 +170,8 @@ struct GateCase: Sendable, CustomTestStringConvertible {
 
     @Test(arguments: cases)
     func evaluate(_ c: GateCase) {
-        let snapshot = PathSnapshot(interfaces: c.links, defaultRoutes: c.routes, dns: dns)
+        let snapshot = PathSnapshot(interfaces: c.links, defaultRoutes: c.routes,
+                                    kernelRoutes: c.kernel ?? plainKernel(c.routes, c.links), dns: dns)
         #expect(Gate.evaluate(snapshot, families: c.families, interfaces: c.wanted) == c.expected)
     }
 

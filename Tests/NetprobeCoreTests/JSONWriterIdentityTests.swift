@@ -24,6 +24,11 @@ import Testing
             DefaultRoute(family: .ipv6, gateway: nil, interface: nil, interfaceIndex: nil, metric: 0, table: 0),
             DefaultRoute(family: .ipv4, gateway: hostile, interface: hostile, interfaceIndex: 7, metric: 4_294_967_295, table: 254),
         ],
+        kernelRoutes: [
+            KernelRoute(family: .ipv4, destination: "8.8.8.8", interface: hostile, interfaceIndex: 7, gateway: hostile,
+                        source: hostile, table: 51820),
+            KernelRoute(family: .ipv6, destination: hostile, refusal: .blackhole),
+        ],
         dns: DNSConfiguration(servers: [hostile, "::1"], searchDomains: [hostile, "lab.test"], localStub: true, source: hostile))
 
     static let emptyPath = PathSnapshot(interfaces: [], defaultRoutes: [], dns: DNSConfiguration(servers: [], localStub: false, source: ""))

@@ -41,6 +41,7 @@ struct LegacyPathDocument: Encodable {
         case schemaVersion = "schema_version"
         case interfaces
         case defaultRoutes = "default_routes"
+        case kernelRoutes = "kernel_routes"
         case dns
     }
 
@@ -49,6 +50,7 @@ struct LegacyPathDocument: Encodable {
         try container.encode(Report.schemaVersion, forKey: .schemaVersion)
         try container.encode(path.interfaces.map(LegacyInterfaceDocument.init), forKey: .interfaces)
         try container.encode(path.defaultRoutes.map(LegacyRouteDocument.init), forKey: .defaultRoutes)
+        try container.encode(path.kernelRoutes.map(LegacyKernelRouteDocument.init), forKey: .kernelRoutes)
         try container.encode(path.dns, forKey: .dns)
     }
 }
@@ -89,6 +91,23 @@ struct LegacyRouteDocument: Encodable {
     }
 }
 
+struct LegacyKernelRouteDocument: Encodable {
+    var route: KernelRoute
+    init(_ route: KernelRoute) { self.route = route }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: KernelRoute.CodingKeys.self)
+        try container.encode(route.family, forKey: .family)
+        try container.encode(route.destination, forKey: .destination)
+        try container.encode(route.interface, forKey: .interface)
+        try container.encode(route.interfaceIndex, forKey: .interfaceIndex)
+        try container.encode(route.gateway, forKey: .gateway)
+        try container.encode(route.source, forKey: .source)
+        try container.encode(route.table, forKey: .table)
+        try container.encode(route.refusal, forKey: .refusal)
+    }
+}
+
 struct LegacyReportDocument: Encodable {
     var report: Report
     init(_ report: Report) { self.report = report }
@@ -101,6 +120,7 @@ struct LegacyReportDocument: Encodable {
         case dnsHijack = "dns_hijack"
         case dnsCanary = "dns_canary"
         case defaultRoutes = "default_routes"
+        case kernelRoutes = "kernel_routes"
     }
 
     enum QuorumKeys: String, CodingKey { case required, success, portal }
@@ -126,6 +146,7 @@ struct LegacyReportDocument: Encodable {
         try container.encode(report.families, forKey: .families)
         try container.encode(report.path.interfaces.map(LegacyInterfaceDocument.init), forKey: .interfaces)
         try container.encode(report.path.defaultRoutes.map(LegacyRouteDocument.init), forKey: .defaultRoutes)
+        try container.encode(report.path.kernelRoutes.map(LegacyKernelRouteDocument.init), forKey: .kernelRoutes)
         try container.encode(report.path.dns, forKey: .dns)
         try container.encode(report.probes.map(LegacyProbeDocument.init), forKey: .probes)
         try container.encode(report.paths.map(LegacyPathReportDocument.init), forKey: .paths)

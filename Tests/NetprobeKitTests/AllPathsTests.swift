@@ -4,7 +4,7 @@ import NetprobeKit
 import Testing
 
 /// `--all-paths`: every (interface, family) probed on its own, in one round, each with its own
-/// verdict and early exit; the overall answer is the best of the preferred default paths.
+/// verdict and early exit; the overall answer is the best of the paths the kernel routes the machine's traffic through.
 @Suite struct AllPathsTests {
     @Test func everyPathIsProbedBoundToItsInterfaceAndFamily() throws {
         let runner = ScriptedRunner { _, _ in Kit.ok(5) }

@@ -27,12 +27,21 @@ enum Kit {
 
     static let dns = DNSConfiguration(servers: ["198.51.100.1"], localStub: false, source: "test")
 
+    /// The kernel's answer to `ip route get` for the family: through `interface`, or nowhere.
+    static func kernel(_ family: AddressFamily, _ interface: String?, index: Int? = nil, table: Int = 254) -> KernelRoute {
+        let destination = KernelRoute.representativeDestination(family)
+        guard let interface else { return KernelRoute(family: family, destination: destination, refusal: .noRoute) }
+        return KernelRoute(family: family, destination: destination, interface: interface, interfaceIndex: index, table: table)
+    }
+
     /// eth0 with IPv4 and IPv6 and a default route of each.
     static let dualStack = PathSnapshot(
         interfaces: [link("eth0", index: 2, v4: "198.51.100.2", v6: "2001:db8::2")],
-        defaultRoutes: [route(.ipv4, "eth0", index: 2, metric: 100), route(.ipv6, "eth0", index: 2, metric: 100)], dns: dns)
+        defaultRoutes: [route(.ipv4, "eth0", index: 2, metric: 100), route(.ipv6, "eth0", index: 2, metric: 100)],
+        kernelRoutes: [kernel(.ipv4, "eth0", index: 2), kernel(.ipv6, "eth0", index: 2)], dns: dns)
 
-    static let noRoute = PathSnapshot(interfaces: [link("eth0", index: 2, v4: "198.51.100.2")], defaultRoutes: [], dns: dns)
+    static let noRoute = PathSnapshot(interfaces: [link("eth0", index: 2, v4: "198.51.100.2")], defaultRoutes: [],
+                                      kernelRoutes: [kernel(.ipv4, nil), kernel(.ipv6, nil)], dns: dns)
 
     /// Discovery that finds nothing (no DHCP or networkd state in tests).
     static let noDiscovery = CapportDiscovery(networkdLinks: "/nonexistent", dhcpcdDirectories: [], dhclientDirectories: [],
@@ -58,7 +67,7 @@ extension Kit {
                      link("wlan0", index: 3, v4: "203.0.113.2", v6: "2001:db8:1::2")],
         defaultRoutes: [route(.ipv4, "eth0", index: 2, metric: 100), route(.ipv6, "eth0", index: 2, metric: 100),
                         route(.ipv4, "wlan0", index: 3, metric: 200), route(.ipv6, "wlan0", index: 3, metric: 200)],
-        dns: dns)
+        kernelRoutes: [kernel(.ipv4, "eth0", index: 2), kernel(.ipv6, "eth0", index: 2)], dns: dns)
 
     /// The request's path as the runner sees it: bound interface and family.
     static func path(of request: ProbeRequest) -> String {

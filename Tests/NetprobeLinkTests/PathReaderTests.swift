@@ -67,18 +67,57 @@ struct PathReaderTests {
         let vb = try #require(snapshot.interfaces.first { $0.name == "vb" })
         #expect(!vb.up && !vb.carrier && vb.operstate == "down")
 
+        // IPv4 first, otherwise in the kernel's order (by table, then by metric).
         #expect(snapshot.defaultRoutes == [
+            DefaultRoute(family: .ipv4, gateway: "198.51.100.2", interface: "d0", interfaceIndex: d0.index, metric: 5, table: 100),
             DefaultRoute(family: .ipv4, gateway: "198.51.100.1", interface: "d0", interfaceIndex: d0.index, metric: 100, table: 254),
             DefaultRoute(family: .ipv4, gateway: "203.0.113.1", interface: "va", interfaceIndex: va.index, metric: 200, table: 254),
-            DefaultRoute(family: .ipv4, gateway: "198.51.100.2", interface: "d0", interfaceIndex: d0.index, metric: 5, table: 100),
             DefaultRoute(family: .ipv6, gateway: "2001:db8:1::1", interface: "d0", interfaceIndex: d0.index, metric: 300, table: 254),
         ])
+        // The kernel's own answer, which no ranking of that list gives: the local table is
+        // consulted first (its unicast default wins over main's blackhole at metric 50, and the
+        // kernel reports the two merged tables as main), and IPv6's unreachable route at metric
+        // 10 comes before d0's default at 300, so IPv6 traffic goes nowhere.
+        #expect(snapshot.kernelRoutes == [
+            KernelRoute(family: .ipv4, destination: "8.8.8.8", interface: "d0", interfaceIndex: d0.index, gateway: "198.51.100.3",
+                        source: "198.51.100.10", table: 254),
+            KernelRoute(family: .ipv6, destination: "2001:4860:4860::8888", refusal: .unreachable),
+        ])
+    }
+
+    /// wg-quick's full tunnel: `not fwmark 51820` sends every unmarked packet to table 51820,
+    /// and `suppress_prefixlength 0` hides main's default route. Main's metrics say d0; the
+    /// kernel says the tunnel. Without the rules, main's default route again.
+    @Test func kernelRouteFollowsPolicyRules() async throws {
+        let (tunnel, plain) = try await withNamespace { ns in
+            try ns.ip("link", "add", "d0", "type", "veth", "peer", "name", "d0p")
+            try ns.ip("link", "add", "wg0", "type", "veth", "peer", "name", "wg0p")
+            for name in ["d0", "d0p", "wg0", "wg0p"] { try ns.ip("link", "set", name, "up") }
+            try ns.ip("addr", "add", "198.51.100.10/24", "dev", "d0")
+            try ns.ip("addr", "add", "203.0.113.2/32", "dev", "wg0")
+            try ns.ip("route", "add", "default", "via", "198.51.100.1", "dev", "d0", "metric", "100")
+            try ns.ip("route", "add", "default", "dev", "wg0", "table", "51820")
+            try ns.ip("rule", "add", "not", "fwmark", "51820", "table", "51820")
+            try ns.ip("rule", "add", "table", "main", "suppress_prefixlength", "0")
+            let tunnel = try await ns.inside { try PathReader().snapshot() }
+            try ns.ip("rule", "del", "not", "fwmark", "51820", "table", "51820")
+            let plain = try await ns.inside { try PathReader().snapshot() }
+            return (tunnel, plain)
+        }
+        let wg0 = try #require(tunnel.interfaces.first { $0.name == "wg0" })
+        let d0 = try #require(tunnel.interfaces.first { $0.name == "d0" })
+        #expect(tunnel.kernelRoute(.ipv4) == KernelRoute(family: .ipv4, destination: "8.8.8.8", interface: "wg0",
+                                                         interfaceIndex: wg0.index, source: "203.0.113.2", table: 51820))
+        #expect(tunnel.kernelRoute(.ipv6)?.refusal == .noRoute)
+        #expect(plain.kernelRoute(.ipv4) == KernelRoute(family: .ipv4, destination: "8.8.8.8", interface: "d0", interfaceIndex: d0.index,
+                                                        gateway: "198.51.100.1", source: "198.51.100.10", table: 254))
     }
 
     @Test func emptyNamespaceHasOnlyLoopbackAndNoRoute() async throws {
         let snapshot = try await withNamespace { ns in try await ns.inside { try PathReader().snapshot() } }
         #expect(snapshot.interfaces.map(\.name) == ["lo"])
         #expect(snapshot.defaultRoutes.isEmpty)
+        #expect(snapshot.kernelRoutes.map(\.refusal) == [.noRoute, .noRoute])
     }
 
     @Test func gatewaylessDefaultRouteNamesItsInterface() async throws {

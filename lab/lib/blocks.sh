@@ -41,20 +41,21 @@ client_ipv6() {
     echo "nameserver $GW_V6" >>"/etc/netns/$CLIENT_NS/resolv.conf"
 }
 
-# default_route add|del [4|6|46] [--metric N]: the client's default route(s)
-# via the gateway on eth0. Without --metric: the kernel's default (0 for IPv4,
-# 1024 for IPv6); del removes the route whatever its metric.
+# default_route add|del [4|6|46] [--metric N] [--table T]: the client's default route(s)
+# via the gateway on eth0, in routing table T (default main). Without --metric: the
+# kernel's default (0 for IPv4, 1024 for IPv6); del removes the route whatever its metric.
 default_route() {
-    local op=${1:-} fam=46 metric_args=()
+    local op=${1:-} fam=46 metric_args=() table=main
     shift || true
     if [[ ${1:-} =~ ^[46]+$ ]]; then fam=$1; shift; fi
     if [[ ${1:-} == --metric ]]; then
         check_metric default_route "${2:-}"
         metric_args=(metric "$2"); shift 2
     fi
-    [[ ($op == add || $op == del) && $# == 0 ]] || die "default_route add|del [4|6|46] [--metric N]"
-    [[ $fam == *4* ]] && ip -n "$CLIENT_NS" -4 route "$op" default via "$GW_V4" dev "$CLIENT_IF" "${metric_args[@]}"
-    [[ $fam == *6* ]] && ip -n "$CLIENT_NS" -6 route "$op" default via "$GW_V6" dev "$CLIENT_IF" "${metric_args[@]}"
+    if [[ ${1:-} == --table ]]; then check_metric default_route "${2:-}"; table=$2; shift 2; fi
+    [[ ($op == add || $op == del) && $# == 0 ]] || die "default_route add|del [4|6|46] [--metric N] [--table T]"
+    [[ $fam == *4* ]] && ip -n "$CLIENT_NS" -4 route "$op" default via "$GW_V4" dev "$CLIENT_IF" "${metric_args[@]}" table "$table"
+    [[ $fam == *6* ]] && ip -n "$CLIENT_NS" -6 route "$op" default via "$GW_V6" dev "$CLIENT_IF" "${metric_args[@]}" table "$table"
     return 0
 }
 
@@ -65,19 +66,21 @@ check_metric() {
 
 # ---- more paths: a second uplink, a tunnel ---------------------------------------
 
-# client_uplink2 [4|6|46] [--metric N]: a second uplink, as a laptop with
+# client_uplink2 [4|6|46] [--metric N] [--table T]: a second uplink, as a laptop with
 # Ethernet and Wi-Fi has: another veth pair from the client (eth1) to the same
 # gateway (lan1), an address of each family (CLIENT2_*/GW2_* in lab.sh) and a
-# default route via it with metric N (default 200). The nameservers stay the
+# default route via it with metric N (default 200), in routing table T (default
+# main; a working VPN tunnel's table with policy_rule). The nameservers stay the
 # first uplink's (on-link there). Every gateway rule of the other blocks
 # matches iifname lan0, so traffic through this uplink is open unless a block
 # is told otherwise (portal --iif lan1). Counters uplink2_packets, _dns,
 # _http, _https and _syns count what arrives through it (lab counters).
 client_uplink2() {
-    local fam=46 metric=200
+    local fam=46 metric=200 table=main
     if [[ ${1:-} =~ ^[46]+$ ]]; then fam=$1; shift; fi
     if [[ ${1:-} == --metric ]]; then check_metric client_uplink2 "${2:-}"; metric=$2; shift 2; fi
-    (($# == 0)) || die "client_uplink2 [4|6|46] [--metric N]"
+    if [[ ${1:-} == --table ]]; then check_metric client_uplink2 "${2:-}"; table=$2; shift 2; fi
+    (($# == 0)) || die "client_uplink2 [4|6|46] [--metric N] [--table T]"
     ip -n "$CLIENT_NS" link add "$CLIENT_IF2" type veth peer name "$GW_IF2" netns "$GW_NS"
     device_made "$CLIENT_NS" "$CLIENT_IF2"
     multihomed
@@ -92,8 +95,8 @@ client_uplink2() {
     fi
     ip -n "$GW_NS" link set "$GW_IF2" up
     ip -n "$CLIENT_NS" link set "$CLIENT_IF2" up
-    [[ $fam == *4* ]] && ip -n "$CLIENT_NS" -4 route add default via "$GW2_V4" dev "$CLIENT_IF2" metric "$metric"
-    [[ $fam == *6* ]] && ip -n "$CLIENT_NS" -6 route add default via "$GW2_V6" dev "$CLIENT_IF2" metric "$metric"
+    [[ $fam == *4* ]] && ip -n "$CLIENT_NS" -4 route add default via "$GW2_V4" dev "$CLIENT_IF2" metric "$metric" table "$table"
+    [[ $fam == *6* ]] && ip -n "$CLIENT_NS" -6 route add default via "$GW2_V6" dev "$CLIENT_IF2" metric "$metric" table "$table"
     local c what
     for c in "packets:meta l4proto { tcp, udp }" "dns:meta l4proto { tcp, udp } th dport 53" \
         "http:tcp dport 80" "https:tcp dport 443" "syns:tcp flags & (syn | ack) == syn"; do
@@ -105,18 +108,22 @@ client_uplink2() {
     link_settle "$CLIENT_IF2"
 }
 
-# client_tun [4|6|46] [--metric N]: a VPN tunnel whose far end is gone: a tun
-# device (tun0) held open by servers/tun_hold.py in the client namespace, so
-# it is up with carrier, an address of each family (TUN_* in lab.sh) and a
-# default route through it with metric N (default 50, below an uplink's: the
-# tunnel carries the machine's traffic). Every packet routed into it is read
+# client_tun [4|6|46] [--metric N] [--table T | --route PREFIX]: a VPN tunnel whose far
+# end is gone: a tun device (tun0) held open by servers/tun_hold.py in the client
+# namespace, so it is up with carrier, an address of each family (TUN_* in lab.sh)
+# and a default route through it with metric N (default 50, below an uplink's: the
+# tunnel carries the machine's traffic), in routing table T (default main: wg-quick
+# uses 51820, with policy_rule), or, with --route, a route to PREFIX instead of a
+# default route (Tailscale's 100.64.0.0/10 in table 52). Every packet routed into it is read
 # and dropped; nothing ever comes back. `lab counters` has client_tun0_tx,
 # the packets sent into it.
 client_tun() {
-    local fam=46 metric=50
+    local fam=46 metric=50 table=main prefix=default
     if [[ ${1:-} =~ ^[46]+$ ]]; then fam=$1; shift; fi
     if [[ ${1:-} == --metric ]]; then check_metric client_tun "${2:-}"; metric=$2; shift 2; fi
-    (($# == 0)) || die "client_tun [4|6|46] [--metric N]"
+    if [[ ${1:-} == --table ]]; then check_metric client_tun "${2:-}"; table=$2; shift 2; fi
+    if [[ ${1:-} == --route ]]; then prefix=${2:-}; shift 2; fi
+    (($# == 0)) || die "client_tun [4|6|46] [--metric N] [--table T] [--route PREFIX]"
     ip -n "$CLIENT_NS" tuntap add dev "$TUN_IF" mode tun
     device_made "$CLIENT_NS" "$TUN_IF"
     multihomed
@@ -128,8 +135,32 @@ client_tun() {
         in_client sysctl -qw "net.ipv6.conf.$TUN_IF.disable_ipv6=0"
         ip -n "$CLIENT_NS" addr add "$TUN_V6/$TUN_V6_PREFIX" dev "$TUN_IF" nodad
     fi
-    [[ $fam == *4* ]] && ip -n "$CLIENT_NS" -4 route add default dev "$TUN_IF" metric "$metric"
-    [[ $fam == *6* ]] && ip -n "$CLIENT_NS" -6 route add default dev "$TUN_IF" metric "$metric"
+    [[ $fam == *4* ]] && ip -n "$CLIENT_NS" -4 route add "$prefix" dev "$TUN_IF" metric "$metric" table "$table"
+    [[ $fam == *6* ]] && ip -n "$CLIENT_NS" -6 route add "$prefix" dev "$TUN_IF" metric "$metric" table "$table"
+    return 0
+}
+
+# policy_rule [4|6|46] SELECTOR... ACTION...: an `ip rule` on the client, as VPN clients
+# add them: wg-quick `not fwmark 51820 table 51820` and `table main
+# suppress_prefixlength 0`; Tailscale `pref 5270 table 52`.
+policy_rule() {
+    local fam=4
+    if [[ ${1:-} =~ ^[46]+$ ]]; then fam=$1; shift; fi
+    (($# > 0)) || die "policy_rule [4|6|46] RULE..."
+    [[ $fam == *4* ]] && ip -n "$CLIENT_NS" -4 rule add "$@"
+    [[ $fam == *6* ]] && ip -n "$CLIENT_NS" -6 rule add "$@"
+    return 0
+}
+
+# route_refuse unreachable|blackhole|prohibit [4|6|46]: a default route of that type in
+# the client's main table: the kernel answers every packet with an error, at once.
+route_refuse() {
+    local kind=${1:-} fam=46
+    [[ $kind =~ ^(unreachable|blackhole|prohibit)$ ]] || die "route_refuse unreachable|blackhole|prohibit [4|6|46]"
+    shift
+    if [[ ${1:-} =~ ^[46]+$ ]]; then fam=$1; shift; fi
+    [[ $fam == *4* ]] && ip -n "$CLIENT_NS" -4 route add "$kind" default
+    [[ $fam == *6* ]] && ip -n "$CLIENT_NS" -6 route add "$kind" default
     return 0
 }
 
