@@ -6,14 +6,11 @@ import NetprobeCore
 /// Not thread-safe by design: libcurl handles must stay on one thread, so a runner
 /// is confined to the thread (or actor) that created it, and `run` is not reentrant.
 public final class ProbeRunner {
-    public static let defaultUserAgent = "netprobe/0.1"
-
     /// The first run's multi handle, made by `init` so that a runner that cannot have one fails
     /// there. Every later run makes its own: libcurl keeps a CA bundle's certificate store on the
     /// multi handle for 24 hours, and a round must trust the bundle as it is now (a `watch`
     /// runner lives for days).
     private var firstMulti: UnsafeMutableRawPointer?
-    private let userAgent: String
     private var isRunning = false
     /// Per request name: when a transfer still running is ended, and how it is reported.
     private var cutoffs: [String: (instant: ContinuousClock.Instant, error: TransportError)] = [:]
@@ -31,11 +28,10 @@ public final class ProbeRunner {
     }
 
     /// Initialises libcurl for the process (once, whoever comes first) and creates the multi handle.
-    public init(userAgent: String = ProbeRunner.defaultUserAgent) throws(HTTPError) {
+    public init() throws(HTTPError) {
         try CurlGlobal.ensureInitialized()
         guard let multi = Self.makeMulti() else { throw .multiInitFailed }
         self.firstMulti = multi
-        self.userAgent = userAgent
     }
 
     deinit {
@@ -102,8 +98,7 @@ public final class ProbeRunner {
             }
             do {
                 let limitMs = min(Self.probeLimitMs(request.timeout), leftMs).rounded(.up)
-                let transfer = try Transfer(index: index, request: request, userAgent: userAgent, timeLimitMs: Int(limitMs),
-                                            trust: trust)
+                let transfer = try Transfer(index: index, request: request, timeLimitMs: Int(limitMs), trust: trust)
                 if transfer.attach(to: multi) {
                     active.append(transfer)
                 } else {
