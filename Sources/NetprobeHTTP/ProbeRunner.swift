@@ -91,7 +91,7 @@ public final class ProbeRunner {
                 results[index] = Self.unsent(request, Self.cancelledError)
                 continue
             }
-            let leftMs = Transfer.milliseconds(deadline - .now)
+            let leftMs = (deadline - .now).inMilliseconds
             guard leftMs >= 1 else {
                 finish(index, Self.unsent(request, Self.deadlineError))
                 continue
@@ -138,10 +138,10 @@ public final class ProbeRunner {
                 transfer.detach()
                 finish(transfer.index, transfer.observation(endedWith: cutoffs[transfer.request.name]!.error))
             }
-            let leftMs = Transfer.milliseconds(deadline - .now)
+            let leftMs = (deadline - .now).inMilliseconds
             guard !active.isEmpty, listening, leftMs > 0 else { break }
             let nextCutoff = active.compactMap { cutoffs[$0.request.name]?.instant }.min()
-            let cutoffMs = nextCutoff.map { Transfer.milliseconds($0 - .now) } ?? leftMs
+            let cutoffMs = nextCutoff.map { ($0 - .now).inMilliseconds } ?? leftMs
             // libcurl shortens the wait itself when one of its own timers is due sooner.
             let polled = netprobe_multi_poll(multi, nil, 0, Int32(max(0, min(1000, min(leftMs, cutoffMs))).rounded(.up)), nil)
             guard polled == CURLM_OK else {

@@ -134,10 +134,7 @@ public final class ChangeWaiter {
     }
 }
 
-/// poll(2) milliseconds until `deadline`, rounded up so poll never wakes a hair early and spins.
+/// poll(2) milliseconds until `deadline` (see `Duration.pollMilliseconds`).
 func pollMilliseconds(until deadline: ContinuousClock.Instant, now: ContinuousClock.Instant) -> Int32 {
-    let remaining = now.duration(to: deadline)
-    if remaining <= .zero { return 0 }
-    let (seconds, attoseconds) = remaining.components
-    return Int32(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+    now.duration(to: deadline).pollMilliseconds
 }

@@ -80,11 +80,8 @@ public final class PathMonitor {
     /// poll(2) until the socket is readable (true) or `deadline` passes (false).
     private func waitReadable(until deadline: ContinuousClock.Instant?) -> Bool {
         while true {
-            var milliseconds: Int32 = -1  // no deadline: wait forever
-            if let deadline {
-                let remaining = ContinuousClock.now.duration(to: deadline)
-                milliseconds = remaining > .zero ? Self.roundedUpMilliseconds(remaining) : 0
-            }
+            // No deadline: -1, wait forever.
+            let milliseconds = deadline.map { ContinuousClock.now.duration(to: $0).pollMilliseconds } ?? -1
             var entry = pollfd(fd: socket.fileDescriptor, events: Int16(POLLIN), revents: 0)
             let ready = poll(&entry, 1, milliseconds)
             if ready > 0 { return true }
@@ -93,12 +90,5 @@ public final class PathMonitor {
             // Timed out (or poll failed, which retrying would not fix).
             return false
         }
-    }
-
-    /// Rounds up so poll never wakes a hair before the deadline and spins.
-    static func roundedUpMilliseconds(_ duration: Duration) -> Int32 {
-        let (seconds, attoseconds) = duration.components
-        let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        return Int32(clamping: milliseconds)
     }
 }
