@@ -4,8 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// `--format json`: one object per CONTRACT.md, every key always present (null when unknown),
-/// described in schemas/report.schema.json.
+/// `--format json`: one object, every key always present (null when unknown) so consumers
+/// can rely on its shape, described in schemas/report.schema.json.
 public enum JSONFormatter {
     public static func format(_ report: Report, pretty: Bool = false) -> String {
         ReportDocument.json(report).rendered(pretty: pretty)

@@ -113,6 +113,6 @@ public struct Report: Sendable, Equatable {
         return seen
     }
 
-    /// Exit status per CONTRACT.md.
+    /// The process's exit status for this verdict (0 online, 1 offline, 2 portal): what scripts test.
     public var exitCode: Int32 { verdict.exitCode }
 }

@@ -87,7 +87,7 @@ enum URLSyntax {
     }
 
     /// Every byte unreserved, a sub-delim (unless told not), in `extra`, or a complete %XX.
-    /// Byte tests, not sets built per call: every probe URL passes here at every start (issue 13).
+    /// Byte tests, not sets built per call: every probe URL passes here at every start.
     static func valid(_ slice: ArraySlice<UInt8>, extra: String, subDelims: Bool = true) -> Bool {
         var index = slice.startIndex
         while index < slice.endIndex {

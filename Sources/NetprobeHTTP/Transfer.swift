@@ -87,7 +87,7 @@ final class Transfer {
         try set(CURLOPT_DNS_CACHE_TIMEOUT, 0)
         try set(CURLOPT_TIMEOUT_MS, timeLimitMs)
         // Probe answers are small (a body cap of 64 KiB by default): a 4 KiB receive buffer
-        // instead of libcurl's 16 KiB keeps 64 probes about 0.8 MB lighter (issue 13).
+        // instead of libcurl's 16 KiB keeps 64 probes about 0.8 MB lighter.
         try set(CURLOPT_BUFFERSIZE, Self.receiveBufferBytes)
         try set(CURLOPT_CONNECTTIMEOUT_MS, timeLimitMs)
         try set(CURLOPT_USERAGENT, Self.userAgent)
