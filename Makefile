@@ -50,7 +50,7 @@ STATIC_LIBS = $(CURDIR)/.build/static-libs
 # -disable-concrete-type-metadata-mangled-name-accessors: generic types our code (and the
 # parser's) names are made by direct metadata accessors, which carry their protocol witnesses,
 # instead of from mangled names that the runtime demangles and checks against every
-# conformance record at first use: an offline check ran 20% fewer instructions (issue 13).
+# conformance record at first use: an offline check ran 20% fewer instructions.
 # LINKER_FLAGS: the toolchain's lld, writing the 40,500 relative relocations as DT_RELR (8 KB)
 # instead of RELA (950 KB), which the loader read, and so kept resident, at every start:
 # 0.7-0.9 MB less peak RSS, 1.00x-1.01x the time. DT_RELR needs glibc 2.36, which the binary

@@ -1,6 +1,5 @@
 /// A JSON value to write: what the report documents build. JSONEncoder cost every check about
-/// 4M instructions to write one report, a sixth of an offline run (issue 13: pay only for what a
-/// check uses; this costs under 1M). It writes the same bytes as JSONEncoder with
+/// 4M instructions to write one report, a sixth of an offline run; this costs under 1M. It writes the same bytes as JSONEncoder with
 /// `[.sortedKeys, .withoutEscapingSlashes]` (and `.prettyPrinted`): JSONWriterIdentityTests holds it to that.
 public indirect enum JSONOut {
     case null

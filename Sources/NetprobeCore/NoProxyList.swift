@@ -20,7 +20,7 @@ public struct NoProxyList: Sendable, Equatable {
     public func matches(host: String) -> Bool {
         if matchesEverything { return true }
         guard !host.isEmpty else { return false }
-        if let address = IPAddressText.ipv4(Substring(host)) ?? IPAddressText.ipv6(Substring(host)) {
+        if let address = IPAddressText.address(host) {
             return entries.contains { Self.entry($0, containsAddress: address) }
         }
         let name = Self.withoutTrailingDot(host.lowercased())

@@ -113,24 +113,6 @@ public struct Report: Sendable, Equatable {
         return seen
     }
 
-    /// Exit status per CONTRACT.md.
+    /// The process's exit status for this verdict (0 online, 1 offline, 2 portal): what scripts test.
     public var exitCode: Int32 { verdict.exitCode }
-}
-
-public enum PortalLocator {
-    /// Where to log in, from the probes alone (no Captive Portal API); the precedence
-    /// of the sources is documented at `locate(_:capport:)`.
-    public static func locate(_ evidence: [ProbeEvidence]) -> PortalInfo? {
-        locate(evidence, capport: nil)
-    }
-
-    public static func resolve(_ location: String, against base: String) -> String? {
-        let trimmed = location.trimmingWhitespaces()
-        guard !trimmed.isEmpty, let baseURL = URL(string: base), let url = URL(string: trimmed, relativeTo: baseURL) else { return nil }
-        let absolute = url.absoluteString
-        // "http:", "http:///x" and the like resolve to URLs with no host: nothing a person could open.
-        // Read as a browser would: portals send sloppy URLs, and this one is only shown.
-        guard URLRules.httpHost(absolute, strict: false) != nil else { return nil }
-        return absolute
-    }
 }

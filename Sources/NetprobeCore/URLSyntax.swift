@@ -47,7 +47,9 @@ enum URLSyntax {
                 guard after.first == UInt8(ascii: ":") else { return nil }
                 portText = after.dropFirst()
             }
-            guard isIPv6Literal(hostPart[(hostPart.startIndex + 1)..<close]) else { return nil }
+            // IPvFuture ("[v1.x]") is refused: nothing can connect to it.
+            guard IPAddressText.ipv6(bytes: hostPart[(hostPart.startIndex + 1)..<close], zone: .urlEncoded, octets: .strict) != nil
+            else { return nil }
             hostPart = hostPart[hostPart.startIndex...close]
         } else {
             if let colon = hostPart.lastIndex(of: UInt8(ascii: ":")) {
@@ -73,43 +75,6 @@ enum URLSyntax {
         return labels.allSatisfy { !$0.isEmpty && $0.count <= 63 }
     }
 
-    /// An IPv6 address (RFC 4291 text form, optionally ending in dotted IPv4), with an
-    /// optional RFC 6874 zone (`%25` then unreserved or %XX). IPvFuture is refused: nothing
-    /// can connect to it.
-    static func isIPv6Literal(_ inside: ArraySlice<UInt8>) -> Bool {
-        var address = inside
-        if let percent = inside.firstIndex(of: UInt8(ascii: "%")) {
-            let zone = inside[percent...]
-            guard zone.starts(with: Array("%25".utf8)), zone.count > 3, valid(zone.dropFirst(3), extra: "", subDelims: false) else { return false }
-            address = inside[inside.startIndex..<percent]
-        }
-        let text = String(decoding: address, as: UTF8.self)
-        let halves = text.components(separatedBy: "::")
-        guard halves.count <= 2 else { return false }
-        func groups(_ part: String) -> [Substring]? {
-            part.isEmpty ? [] : part.split(separator: ":", omittingEmptySubsequences: false)
-        }
-        guard let head = groups(halves[0]), let tail = halves.count == 2 ? groups(halves[1]) : [] else { return false }
-        var all = head + tail
-        var count = 0
-        if let last = all.last, last.contains(".") {
-            guard isIPv4(last) else { return false }
-            all.removeLast()
-            count += 2
-        }
-        guard all.allSatisfy({ (1...4).contains($0.count) && $0.allSatisfy(\.isHexDigit) }) else { return false }
-        count += all.count
-        return halves.count == 2 ? count <= 7 : count == 8
-    }
-
-    private static func isIPv4(_ text: Substring) -> Bool {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts.allSatisfy {
-            (1...3).contains($0.count) && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber)
-                && Int($0).map { $0 <= 255 } == true && !($0.count > 1 && $0.first == "0")
-        }
-    }
-
     /// path-abempty [ "?" query ] [ "#" fragment ]: pchar, "/" and (after "?") "?".
     private static func rest(_ slice: ArraySlice<UInt8>) -> Bool {
         var part = slice
@@ -122,8 +87,8 @@ enum URLSyntax {
     }
 
     /// Every byte unreserved, a sub-delim (unless told not), in `extra`, or a complete %XX.
-    /// Byte tests, not sets built per call: every probe URL passes here at every start (issue 13).
-    private static func valid(_ slice: ArraySlice<UInt8>, extra: String, subDelims: Bool = true) -> Bool {
+    /// Byte tests, not sets built per call: every probe URL passes here at every start.
+    static func valid(_ slice: ArraySlice<UInt8>, extra: String, subDelims: Bool = true) -> Bool {
         var index = slice.startIndex
         while index < slice.endIndex {
             let byte = slice[index]

@@ -6,14 +6,11 @@ import NetprobeCore
 /// Not thread-safe by design: libcurl handles must stay on one thread, so a runner
 /// is confined to the thread (or actor) that created it, and `run` is not reentrant.
 public final class ProbeRunner {
-    public static let defaultUserAgent = "netprobe/0.1"
-
     /// The first run's multi handle, made by `init` so that a runner that cannot have one fails
     /// there. Every later run makes its own: libcurl keeps a CA bundle's certificate store on the
     /// multi handle for 24 hours, and a round must trust the bundle as it is now (a `watch`
     /// runner lives for days).
     private var firstMulti: UnsafeMutableRawPointer?
-    private let userAgent: String
     private var isRunning = false
     /// Per request name: when a transfer still running is ended, and how it is reported.
     private var cutoffs: [String: (instant: ContinuousClock.Instant, error: TransportError)] = [:]
@@ -31,11 +28,10 @@ public final class ProbeRunner {
     }
 
     /// Initialises libcurl for the process (once, whoever comes first) and creates the multi handle.
-    public init(userAgent: String = ProbeRunner.defaultUserAgent) throws(HTTPError) {
+    public init() throws(HTTPError) {
         try CurlGlobal.ensureInitialized()
         guard let multi = Self.makeMulti() else { throw .multiInitFailed }
         self.firstMulti = multi
-        self.userAgent = userAgent
     }
 
     deinit {
@@ -95,15 +91,14 @@ public final class ProbeRunner {
                 results[index] = Self.unsent(request, Self.cancelledError)
                 continue
             }
-            let leftMs = Transfer.milliseconds(deadline - .now)
+            let leftMs = (deadline - .now).inMilliseconds
             guard leftMs >= 1 else {
                 finish(index, Self.unsent(request, Self.deadlineError))
                 continue
             }
             do {
                 let limitMs = min(Self.probeLimitMs(request.timeout), leftMs).rounded(.up)
-                let transfer = try Transfer(index: index, request: request, userAgent: userAgent, timeLimitMs: Int(limitMs),
-                                            trust: trust)
+                let transfer = try Transfer(index: index, request: request, timeLimitMs: Int(limitMs), trust: trust)
                 if transfer.attach(to: multi) {
                     active.append(transfer)
                 } else {
@@ -143,10 +138,10 @@ public final class ProbeRunner {
                 transfer.detach()
                 finish(transfer.index, transfer.observation(endedWith: cutoffs[transfer.request.name]!.error))
             }
-            let leftMs = Transfer.milliseconds(deadline - .now)
+            let leftMs = (deadline - .now).inMilliseconds
             guard !active.isEmpty, listening, leftMs > 0 else { break }
             let nextCutoff = active.compactMap { cutoffs[$0.request.name]?.instant }.min()
-            let cutoffMs = nextCutoff.map { Transfer.milliseconds($0 - .now) } ?? leftMs
+            let cutoffMs = nextCutoff.map { ($0 - .now).inMilliseconds } ?? leftMs
             // libcurl shortens the wait itself when one of its own timers is due sooner.
             let polled = netprobe_multi_poll(multi, nil, 0, Int32(max(0, min(1000, min(leftMs, cutoffMs))).rounded(.up)), nil)
             guard polled == CURLM_OK else {

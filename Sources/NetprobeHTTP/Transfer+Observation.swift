@@ -14,7 +14,7 @@ extension Transfer {
     /// The observation for a transfer we ended ourselves (deadline passed, verdict decided).
     /// Whatever arrived before that (status, headers, part of a body) is kept as evidence.
     func observation(endedWith error: TransportError) -> ProbeObservation {
-        var observation = baseObservation(measuredTotalMs: Self.milliseconds(ContinuousClock.now - started))
+        var observation = baseObservation(measuredTotalMs: (ContinuousClock.now - started).inMilliseconds)
         // The deadline passing before the proxy even took the connection is the proxy's failure.
         observation.transportError = error.kind == .timeout
             ? attributed(error, osErrno: 0, observation: observation) : error
@@ -109,10 +109,5 @@ extension Transfer {
         var value: curl_off_t = 0
         guard netprobe_easy_getinfo_off_t(handle, info, &value) == CURLE_OK, value > 0 else { return nil }
         return Double(value) / 1000
-    }
-
-    static func milliseconds(_ duration: Duration) -> Double {
-        let parts = duration.components
-        return Double(parts.seconds) * 1000 + Double(parts.attoseconds) / 1e15
     }
 }

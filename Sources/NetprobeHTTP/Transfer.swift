@@ -12,6 +12,8 @@ struct TransferSetupError: Error {
 /// order libcurl requires (detach from the multi, then clean up the handle, then its data).
 final class Transfer {
     static let receiveBufferBytes = 4096
+    /// Sent with every probe unless the request's own headers replace it.
+    static let userAgent = "netprobe/0.1"
 
     let index: Int
     let request: ProbeRequest
@@ -24,8 +26,7 @@ final class Transfer {
     private var multi: UnsafeMutableRawPointer?
 
     /// `trust`: the round's shared certificate stores, for transfers that trust a hashed directory.
-    init(index: Int, request: ProbeRequest, userAgent: String, timeLimitMs: Int,
-         trust: TrustShares? = nil) throws(TransferSetupError) {
+    init(index: Int, request: ProbeRequest, timeLimitMs: Int, trust: TrustShares?) throws(TransferSetupError) {
         guard let handle = netprobe_easy_init() else {
             throw TransferSetupError(code: CURLE_FAILED_INIT.rawValue, message: "curl_easy_init failed")
         }
@@ -36,7 +37,7 @@ final class Transfer {
         self.collector = ResponseCollector(maxBodyBytes: request.maxBodyBytes)
         self.errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-        try configure(userAgent: userAgent, timeLimitMs: timeLimitMs, trust: trust)
+        try configure(timeLimitMs: timeLimitMs, trust: trust)
     }
 
     deinit {
@@ -66,7 +67,7 @@ final class Transfer {
 
     // MARK: - Options
 
-    private func configure(userAgent: String, timeLimitMs: Int, trust: TrustShares?) throws(TransferSetupError) {
+    private func configure(timeLimitMs: Int, trust: TrustShares?) throws(TransferSetupError) {
         try set(CURLOPT_URL, request.url)
         // Only plain HTTP(S), never another scheme, and never a redirect: a redirect is the portal speaking.
         try set(CURLOPT_PROTOCOLS_STR, "http,https")
@@ -86,10 +87,10 @@ final class Transfer {
         try set(CURLOPT_DNS_CACHE_TIMEOUT, 0)
         try set(CURLOPT_TIMEOUT_MS, timeLimitMs)
         // Probe answers are small (a body cap of 64 KiB by default): a 4 KiB receive buffer
-        // instead of libcurl's 16 KiB keeps 64 probes about 0.8 MB lighter (issue 13).
+        // instead of libcurl's 16 KiB keeps 64 probes about 0.8 MB lighter.
         try set(CURLOPT_BUFFERSIZE, Self.receiveBufferBytes)
         try set(CURLOPT_CONNECTTIMEOUT_MS, timeLimitMs)
-        try set(CURLOPT_USERAGENT, userAgent)
+        try set(CURLOPT_USERAGENT, Self.userAgent)
         if let interface = request.interface {
             try set(CURLOPT_INTERFACE, "if!" + interface)
         }

@@ -2,26 +2,21 @@
 /// network that comes back by itself (a DHCP lease, a portal login) is noticed
 /// soon, and a network that stays down costs a few wake-ups an hour, not a loop.
 public struct Backoff: Sendable, Equatable {
-    public let initial: Duration
-    public let cap: Duration
-    private var current: Duration
+    public static let initial: Duration = .seconds(1)
+    public static let cap: Duration = .seconds(30)
+    private var current = Backoff.initial
 
-    public init(initial: Duration = .seconds(1), cap: Duration = .seconds(30)) {
-        precondition(initial > .zero && cap >= initial, "backoff needs 0 < initial <= cap")
-        self.initial = initial
-        self.cap = cap
-        current = initial
-    }
+    public init() {}
 
     /// The delay to wait now; the one after it is twice as long (up to the cap).
     public mutating func next() -> Duration {
         let delay = current
-        current = min(current * 2, cap)
+        current = min(current * 2, Self.cap)
         return delay
     }
 
     /// Starts over at `initial`: the situation changed, so the next check should come soon.
     public mutating func reset() {
-        current = initial
+        current = Self.initial
     }
 }

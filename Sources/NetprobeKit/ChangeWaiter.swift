@@ -13,8 +13,8 @@ public struct PollError: Error, CustomStringConvertible {
 /// The first change of a burst that can make a difference is reported at once: one the
 /// caller's `decisive` test accepts (the path gate's answer is no longer the last check's),
 /// or a change of the resolver configuration, which netlink never reports. The rest of
-/// the burst (events less than `debounce` apart) is debounced here rather than inside
-/// `PathMonitor.waitForChange`, so a signal or a closed stdout is still noticed during a
+/// the burst (events less than `debounce` apart) is debounced here, over every source this
+/// poll watches, so a signal or a closed stdout is still noticed during a
 /// burst: it is reported once the kernel has been quiet for `debounce`, or at the latest
 /// `maximumSettle` after the burst began (a link that never stops flapping is still
 /// checked). So a route that appears is checked at once, and a hundred flaps cost two
@@ -37,8 +37,10 @@ public final class ChangeWaiter {
     private let signals: SignalInbox?
     private let wakeSignals: Set<Int32>
     private let output: Int32?
-    private let debounce: Duration
-    private let maximumSettle: Duration
+    /// Events closer together than this belong to one burst.
+    private let debounce: Duration = .milliseconds(100)
+    /// A burst still going this long after it began is reported anyway.
+    private let maximumSettle: Duration = .seconds(2)
     private let clock = ContinuousClock()
     private var settleAt: ContinuousClock.Instant?
     private var burstEndsAt: ContinuousClock.Instant?
@@ -51,8 +53,7 @@ public final class ChangeWaiter {
 
     /// Subscribes to the kernel's change events at once: create the waiter before the
     /// first check, so a change that lands during that check is not missed.
-    public init(signals: SignalInbox? = nil, wakeOn wakeSignals: Set<Int32> = [], watchingOutput output: Int32? = nil,
-                debounce: Duration = .milliseconds(100), maximumSettle: Duration = .seconds(2)) throws(CheckError) {
+    public init(signals: SignalInbox? = nil, wakeOn wakeSignals: Set<Int32> = [], watchingOutput output: Int32? = nil) throws(CheckError) {
         do {
             monitor = try PathMonitor()
         } catch {
@@ -62,8 +63,6 @@ public final class ChangeWaiter {
         self.signals = signals
         self.wakeSignals = wakeSignals
         self.output = output
-        self.debounce = debounce
-        self.maximumSettle = maximumSettle
     }
 
     /// Call right before a check: it takes a fresh snapshot, so every event
@@ -80,7 +79,7 @@ public final class ChangeWaiter {
     /// `timer` (nil: no timer), whichever comes first. `decisive` is asked after each batch
     /// of kernel events whether they can change the answer (the gate's verdict); if so, the
     /// change is reported at once instead of after the debounce.
-    public func next(until timer: ContinuousClock.Instant?, decisive: () -> Bool = { false }) throws(PollError) -> Wake {
+    public func next(until timer: ContinuousClock.Instant?, decisive: () -> Bool) throws(PollError) -> Wake {
         while true {
             if let signals, signals.hasPending(wakeSignals) { return .signal }
             let now = clock.now
@@ -131,14 +130,11 @@ public final class ChangeWaiter {
 
     /// Reads and discards whatever the monitor has queued, without waiting.
     private func consumeEvents() {
-        if monitor.waitForChange(timeout: .zero, debounce: .zero) == .overflow { overflows += 1 }
+        if monitor.waitForChange(timeout: .zero) == .overflow { overflows += 1 }
     }
 }
 
-/// poll(2) milliseconds until `deadline`, rounded up so poll never wakes a hair early and spins.
+/// poll(2) milliseconds until `deadline` (see `Duration.pollMilliseconds`).
 func pollMilliseconds(until deadline: ContinuousClock.Instant, now: ContinuousClock.Instant) -> Int32 {
-    let remaining = now.duration(to: deadline)
-    if remaining <= .zero { return 0 }
-    let (seconds, attoseconds) = remaining.components
-    return Int32(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+    now.duration(to: deadline).pollMilliseconds
 }

@@ -48,7 +48,7 @@ public final class Checker {
         let results = round.isEmpty ? round.run(on: NoTransfers(), deadline: deadline)
                                     : round.run(on: try transferRunner(), deadline: deadline)
         let paths = results.map { PathReport($0, config: options.config, started: start) }
-        return Report(paths: paths, overall: Self.overall(paths), durationMs: Self.milliseconds(start.duration(to: clock.now)),
+        return Report(paths: paths, overall: Self.overall(paths), durationMs: start.duration(to: clock.now).inMilliseconds,
                       timestamp: timestamp, path: snapshot)
     }
 
@@ -59,10 +59,6 @@ public final class Checker {
         let pool = candidates.isEmpty ? Array(paths.indices) : candidates
         // max(by:) keeps the first of equals: report order (the kernel's own path first) breaks ties.
         return pool.max { paths[$0].conclusion.verdict < paths[$1].conclusion.verdict } ?? 0
-    }
-
-    static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }
 
     func transferRunner() throws(CheckError) -> any TransferRunner {
@@ -94,7 +90,7 @@ extension PathReport {
         }
         self.init(interface: plan.interface, family: plan.family, isDefault: plan.isDefault, conclusion: result.conclusion,
                   families: AddressFamily.allCases.filter(plan.families.contains), probes: probes,
-                  durationMs: result.settledAt.map { Checker.milliseconds(started.duration(to: $0)) } ?? 0,
+                  durationMs: result.settledAt.map { started.duration(to: $0).inMilliseconds } ?? 0,
                   capport: result.findings.capport, canary: result.findings.canary)
     }
 }

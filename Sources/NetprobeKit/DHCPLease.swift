@@ -13,8 +13,8 @@ import NetprobeLink
 enum StateFiles {
     static let limit = 64 * 1024
 
-    static func bytes(_ path: String, limit: Int = StateFiles.limit) -> [UInt8]? {
-        BoundedFile.bytes(path, limit: limit, regularFileOnly: true)
+    static func bytes(_ path: String) -> [UInt8]? {
+        BoundedFile.bytes(path, limit: limit)
     }
 
     static func text(_ path: String) -> String? {

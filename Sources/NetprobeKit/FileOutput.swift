@@ -6,7 +6,7 @@ public enum FileOutput {
     /// Writes all of `text`, retrying after signals; false when the descriptor can take no more.
     /// The loop is over swift-system's `write(_:)` on one contiguous buffer: its generic
     /// `writeAll(_:)` instantiates its result type by name at run time, which alone cost an
-    /// offline check 0.18M instructions (issue 13).
+    /// offline check 0.18M instructions.
     @discardableResult
     public static func write(_ text: String, to fd: Int32) -> Bool {
         var text = text

@@ -17,9 +17,7 @@ enum HTTPSGrace {
 
     /// How an HTTPS transfer still silent at the end of its grace is reported.
     static func expired(after grace: Duration) -> TransportError {
-        let parts = grace.components
-        let ms = parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000
-        return TransportError(kind: .timeout, code: 28,
-                               message: "no answer \(ms) ms after the HTTP probes had validated (TLS blocked or silently dropped?)")
+        TransportError(kind: .timeout, code: 28,
+                       message: "no answer \(grace.wholeMilliseconds) ms after the HTTP probes had validated (TLS blocked or silently dropped?)")
     }
 }

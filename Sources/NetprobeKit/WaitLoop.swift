@@ -40,7 +40,7 @@ public struct WaitLoop {
         var last: Report?
         while true {
             changes.beginCheck()
-            let remaining = Self.seconds(clock.now.duration(to: deadline))
+            let remaining = clock.now.duration(to: deadline).inSeconds
             let truncated = remaining < configTimeout
             let report = try checker.run(options.with(timeout: max(min(remaining, configTimeout), 0.001)))
             if report.verdict == .online { return report }
@@ -54,9 +54,5 @@ public struct WaitLoop {
             if try changes.next(until: timer, decisive: { checker.gateMoved(options) }) == .pathChanged { backoff.reset() }
             if clock.now >= deadline { return current }
         }
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

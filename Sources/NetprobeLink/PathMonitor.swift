@@ -11,7 +11,7 @@ import Glibc
 /// monitor. Not Sendable: use it from one thread (a dedicated watcher thread).
 public final class PathMonitor {
     public enum Event: Sendable, Equatable {
-        /// At least one change arrived (and the burst has settled).
+        /// At least one change arrived.
         case changed
         /// The kernel dropped events (ENOBUFS): take a fresh snapshot.
         case overflow
@@ -19,9 +19,6 @@ public final class PathMonitor {
         case timeout
     }
 
-    /// Bursts longer than this many debounce periods are reported anyway, so a
-    /// link that never stops flapping still produces (rare) wake-ups.
-    static let maximumDebouncePeriods = 20
     /// Receive buffer we ask for: bursts of events should not overflow it.
     static let receiveBufferBytes: Int32 = 1 << 20
 
@@ -52,26 +49,14 @@ public final class PathMonitor {
     /// Readable means events are pending; call `waitForChange` to consume them.
     public var fileDescriptor: Int32 { socket.fileDescriptor }
 
-    /// Blocks up to `timeout` (nil = forever) for kernel change events; drains
-    /// everything pending, then waits `debounce` more for further events (so a
-    /// flapping link gives one wake-up, not fifty). Returns .changed, .overflow
-    /// (ENOBUFS: events were lost, caller must resynchronise with a fresh
-    /// snapshot), or .timeout. Uses poll(2), never busy-waits.
-    ///
-    /// The debounce window restarts with each burst, up to
-    /// `maximumDebouncePeriods` windows in total.
-    public func waitForChange(timeout: Duration?, debounce: Duration = .milliseconds(100)) -> Event {
-        let clock = ContinuousClock()
-        guard waitReadable(until: timeout.map { clock.now + $0 }) else { return .timeout }
-
-        var overflowed = drain()
-        let burstDeadline = clock.now + debounce * Self.maximumDebouncePeriods
-        while clock.now < burstDeadline {
-            let quietUntil = min(clock.now + debounce, burstDeadline)
-            guard waitReadable(until: quietUntil) else { break }
-            overflowed = drain() || overflowed
-        }
-        return overflowed ? .overflow : .changed
+    /// Blocks up to `timeout` (nil = forever) for kernel change events, then drains
+    /// everything pending. Returns .changed, .overflow (ENOBUFS: events were lost, caller
+    /// must resynchronise with a fresh snapshot), or .timeout. Uses poll(2), never busy-waits.
+    /// A burst is not folded into one wake-up here: the caller (ChangeWaiter) polls this
+    /// socket beside its other sources and settles bursts across all of them itself.
+    public func waitForChange(timeout: Duration?) -> Event {
+        guard waitReadable(until: timeout.map { ContinuousClock.now + $0 }) else { return .timeout }
+        return drain() ? .overflow : .changed
     }
 
     /// Reads and discards every pending message. Returns true if the kernel
@@ -95,11 +80,8 @@ public final class PathMonitor {
     /// poll(2) until the socket is readable (true) or `deadline` passes (false).
     private func waitReadable(until deadline: ContinuousClock.Instant?) -> Bool {
         while true {
-            var milliseconds: Int32 = -1  // no deadline: wait forever
-            if let deadline {
-                let remaining = ContinuousClock.now.duration(to: deadline)
-                milliseconds = remaining > .zero ? Self.roundedUpMilliseconds(remaining) : 0
-            }
+            // No deadline: -1, wait forever.
+            let milliseconds = deadline.map { ContinuousClock.now.duration(to: $0).pollMilliseconds } ?? -1
             var entry = pollfd(fd: socket.fileDescriptor, events: Int16(POLLIN), revents: 0)
             let ready = poll(&entry, 1, milliseconds)
             if ready > 0 { return true }
@@ -108,12 +90,5 @@ public final class PathMonitor {
             // Timed out (or poll failed, which retrying would not fix).
             return false
         }
-    }
-
-    /// Rounds up so poll never wakes a hair before the deadline and spins.
-    static func roundedUpMilliseconds(_ duration: Duration) -> Int32 {
-        let (seconds, attoseconds) = duration.components
-        let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        return Int32(clamping: milliseconds)
     }
 }

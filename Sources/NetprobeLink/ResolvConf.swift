@@ -1,4 +1,3 @@
-import Glibc
 import NetprobeCore
 
 /// Reads the resolver configuration the C library would use. Netlink knows
@@ -39,31 +38,22 @@ enum ResolvConf {
             localStub: servers.contains(where: isLoopback), source: source)
     }
 
-    /// IPv4 dotted quad or IPv6, optionally with a "%zone" suffix (fe80::1%eth0).
+    /// IPv4 dotted quad or IPv6, optionally with a "%zone" suffix (fe80::1%eth0), as
+    /// inet_pton(3) reads them (no leading zeros in an IPv4 octet).
     static func isIPAddress(_ text: String) -> Bool {
-        ipv4Bytes(text) != nil || ipv6Bytes(text) != nil
+        address(text) != nil
     }
 
     /// 127.0.0.0/8, ::1, or an IPv4-mapped loopback (::ffff:127.0.0.53).
     static func isLoopback(_ text: String) -> Bool {
-        if let v4 = ipv4Bytes(text) { return v4[0] == 127 }
-        guard let v6 = ipv6Bytes(text) else { return false }
-        if v6[0..<15].allSatisfy({ $0 == 0 }) && v6[15] == 1 { return true }
+        guard let bytes = address(text) else { return false }
+        if bytes.count == 4 { return bytes[0] == 127 }
+        if bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return true }
         let mappedPrefix: [UInt8] = Array(repeating: 0, count: 10) + [0xff, 0xff]
-        return Array(v6[0..<12]) == mappedPrefix && v6[12] == 127
+        return Array(bytes[0..<12]) == mappedPrefix && bytes[12] == 127
     }
 
-    private static func ipv4Bytes(_ text: String) -> [UInt8]? {
-        var address = in_addr()
-        guard inet_pton(AF_INET, text, &address) == 1 else { return nil }
-        return withUnsafeBytes(of: address) { Array($0) }
-    }
-
-    private static func ipv6Bytes(_ text: String) -> [UInt8]? {
-        let parts = text.split(separator: "%", maxSplits: 1, omittingEmptySubsequences: false)
-        if parts.count == 2 && parts[1].isEmpty { return nil }  // "fe80::1%" names no zone
-        var address = in6_addr()
-        guard inet_pton(AF_INET6, String(parts[0]), &address) == 1 else { return nil }
-        return withUnsafeBytes(of: address) { Array($0) }
+    private static func address(_ text: String) -> [UInt8]? {
+        IPAddressText.address(text, zone: .plain, octets: .strict)
     }
 }

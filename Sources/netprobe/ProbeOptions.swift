@@ -11,22 +11,23 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json, prometheus
 
     /// Spelled out: the parser's default builds the list through a key path, instantiated at
-    /// run time at every start (issue 13).
+    /// run time at every start.
     static var allValueStrings: [String] { allCases.map { $0.rawValue } }
     /// The parser's default compares each case's two descriptions through string interpolation,
     /// about 0.5M instructions at every start, to find what is spelled out here: none differ.
     static var allValueDescriptions: [String: String] { [:] }
 }
 
-/// Options shared by check, wait and watch (names fixed by CONTRACT.md). Every name is spelled
-/// out: a `.long` name is derived from the property name at every start (issue 13).
+/// Options shared by check, wait and watch (their names are a stable interface: scripts, units
+/// and the man page use them). Every name is spelled out: a `.long` name is derived from the
+/// property name at every start.
 struct ProbeOptions: ParsableArguments {
     @Option(name: .customLong("config"), help: ArgumentHelp("Probe set to use (default: $NETPROBE_CONFIG, else /etc/netprobe/probes.json, else the built-in set).", valueName: "file"),
             completion: .file(extensions: ["json"]))
     var config: String?
 
     // Optional, the default named in the help: a default value costs every start two
-    // conformance scans in the parser's help text for it (issue 13).
+    // conformance scans in the parser's help text for it.
     @Option(name: .customLong("format"), help: "Output format: text (the default), json or prometheus (watch: text or json).")
     var format: OutputFormat?
 
@@ -87,7 +88,8 @@ struct ProbeOptions: ParsableArguments {
 
     var effectiveFormat: OutputFormat { json ? .json : format ?? .text }
 
-    /// The probe set by the lookup of CONTRACT.md; a bad one ends the command with status 78.
+    /// The probe set: --config, else $NETPROBE_CONFIG, else /etc/netprobe/probes.json, else the
+    /// built-in set; a bad one ends the command with status 78.
     func loadConfig() throws -> ProbeConfig {
         do {
             return try ConfigLookup.resolve(explicit: config).0

@@ -46,7 +46,7 @@ struct CommandLineTests {
         #expect(run.status == 64, "\(run)")
     }
 
-    /// The fixed option names of CONTRACT.md are all accepted (here on the gate's offline path).
+    /// The option names scripts and units rely on are all accepted (here on the gate's offline path).
     @Test(arguments: [
         ["check"],
         ["check", "--json"],

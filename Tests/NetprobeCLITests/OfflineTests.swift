@@ -15,7 +15,7 @@ struct OfflineTests {
         #expect(report.verdict == "offline")
         #expect(report.reason == "no-default-route")
         #expect(report.isNull("portal"))
-        // The built-in set: the six CONTRACT.md probes, none of them sent.
+        // The built-in set: the six probes of probes.json, none of them sent.
         #expect(report.probes.count == 6)
         for probe in report.probes {
             #expect(probe.outcome == "skipped", "\(probe)")

@@ -2,7 +2,7 @@ import Foundation
 import NetprobeCore
 import Testing
 
-/// The repository's probes.json is valid, is the CONTRACT.md probe set, and the copy
+/// The repository's probes.json is valid, is the probe set written out below, and the copy
 /// compiled into the binary (constructed in Swift) is the same set.
 @Suite struct DefaultProbesTests {
     static let fileURL = URL(fileURLWithPath: #filePath)
@@ -56,7 +56,7 @@ import Testing
         var testDescription: String { name }
     }
 
-    /// CONTRACT.md's table, each endpoint with its real expected answer.
+    /// The built-in probe set, each endpoint with its real expected answer: a change to it must change this table too.
     static let contract: [Row] = [
         Row(name: "apple", url: "http://captive.apple.com/hotspot-detect.html", operatorName: "apple",
             expect: NetprobeCore.Expectation(statuses: [200], body: .contains("Success"))),

@@ -1,7 +1,7 @@
 import Foundation
 @testable import NetprobeCore
 
-// The JSONEncoder path that JSONWriter replaced (issue 13), kept verbatim but for the names:
+// The JSONEncoder path that JSONWriter replaced to save instructions, kept verbatim but for the names:
 // JSONWriterIdentityTests renders every fixture through both and requires the same bytes.
 
 enum LegacyJSONFormatter {

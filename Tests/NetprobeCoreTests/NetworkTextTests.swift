@@ -46,7 +46,7 @@ import Testing
     }
 }
 
-/// The byte-level trimming that replaced Character-by-Character trimming (issue 13).
+/// The byte-level trimming that replaced Character-by-Character trimming (which was the slower).
 @Suite struct ASCIITrimmingTests {
     @Test(arguments: [
         ("  7 ", "7"), ("\t7\t", "7"), ("7", "7"), ("", ""), (" \t ", ""),

@@ -86,7 +86,7 @@ import Testing
         #expect(try settings.proxy(for: row.url)?.redacted == row.expected)
     }
 
-    /// The CLI hands over only `variableNames` (read with getenv, issue 13): every selection
+    /// The CLI hands over only `variableNames` (read with getenv, not by copying the whole environment): every selection
     /// must come out the same from just those as from the whole environment.
     @Test(arguments: selections)
     func theNamedVariablesAreAllThatMatter(_ selection: Selection) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import NetprobeCore
 
 #if canImport(Glibc)
 import Glibc
@@ -55,7 +56,7 @@ final class ProbeServer {
             let left = ContinuousClock.now.duration(to: end)
             guard left > .zero else { return nil }
             var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let waitMs = Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000) + 1
+            let waitMs = Int32(left.wholeMilliseconds) + 1
             guard poll(&ready, 1, waitMs) > 0 else { continue }
             var chunk = [UInt8](repeating: 0, count: 64)
             let count = read(fd, &chunk, chunk.count)

@@ -52,16 +52,12 @@ class ServerTestCase: XCTestCase {
             delivered.append(observation.name)
             return stopAfter.map { delivered.count < $0 } ?? true
         }
-        return (results, delivered, Self.seconds(ContinuousClock.now - start))
+        return (results, delivered, (ContinuousClock.now - start).inSeconds)
     }
 
     func runOne(_ path: String, timeout: Double = 5, maxBodyBytes: Int = 65536) throws -> ProbeObservation {
         let (results, _, _) = try run([request(path, timeout: timeout, maxBodyBytes: maxBodyBytes)])
         return try XCTUnwrap(results.first)
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
 

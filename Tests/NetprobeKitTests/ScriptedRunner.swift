@@ -76,8 +76,7 @@ final class ScriptedRunner: TransferRunner {
             } else if let answer = answers[event.index] {
                 var seen = ProbeObservation(name: request.name, url: request.url, status: answer.status, headers: answer.headers,
                                             body: Array(answer.body.utf8),
-                                            timings: ProbeTimings(totalMs: Double(answer.at.components.attoseconds) / 1e15
-                                                                  + Double(answer.at.components.seconds) * 1000))
+                                            timings: ProbeTimings(totalMs: answer.at.inMilliseconds))
                 if let kind = answer.error { seen.transportError = TransportError(kind: kind, code: 7, message: "\(kind)") }
                 deliver(event.index, seen, at: event.moment)
             }

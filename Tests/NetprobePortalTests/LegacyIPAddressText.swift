@@ -1,7 +1,7 @@
 import Foundation
 
-/// The Character-based address parser netprobe used before issue 13 replaced it with one
-/// on UTF-8 bytes: kept here only as the oracle AddressClassTests compares the new one with.
+/// The Character-based address parser netprobe used before the faster one on UTF-8 bytes
+/// (IPAddressText): kept here only as the oracle AddressClassTests compares the new one with.
 enum LegacyIPAddressText {
     static func ipv4(_ text: Substring) -> [UInt8]? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)

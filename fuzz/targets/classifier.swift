@@ -36,6 +36,11 @@ public func fuzzClassifier(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(v4.count == 4 && address.utf8.allSatisfy { $0 == 0x2E || (0x30...0x39).contains($0) }, "not an IPv4 address")
     }
     if let v6 = IPAddressText.ipv6(Substring(address)) { precondition(v6.count == 16, "not 16 bytes") }
+    for zone in [IPAddressText.Zone.plain, .urlEncoded] {
+        if let bytes = IPAddressText.address(address, zone: zone, octets: .strict) {
+            precondition(bytes.count == 4 || bytes.count == 16, "neither 4 nor 16 bytes")
+        }
+    }
     _ = AddressClass.of(address)
     _ = WISPrParser.parse(body)
     return 0

@@ -16,7 +16,7 @@ CHECKS=(
     'r["duration_ms"] <= timeout * 1000 + 500'
     'all(p["outcome"] in ("failure", "skipped") for p in probes)'
     'counters["client_dns"] > 0'
-    # Nothing of issue 4 on this network: no API announced, no proxy, no lying resolver.
+    # A plain network: no Captive Portal API announced, no proxy, no lying resolver.
     'r["capport"] is None and r["proxy"] is False and r["dns_hijack"] is False'
     'all(p["dns_hijack"] in (False, None) for p in probes)'
 )

@@ -14,7 +14,7 @@ CHECKS=(
     'all(p["error_class"] == "dns" for p in probes if p["outcome"] == "failure")'
     'any(p["outcome"] == "failure" for p in probes)'
     'counters["client_dns"] > 0 and counters["client_syns"] == 0'
-    # Nothing of issue 4 on this network: no API announced, no proxy, no lying resolver.
+    # A plain network: no Captive Portal API announced, no proxy, no lying resolver.
     'r["capport"] is None and r["proxy"] is False and r["dns_hijack"] is False'
     'all(p["dns_hijack"] in (False, None) for p in probes)'
 )

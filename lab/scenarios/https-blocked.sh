@@ -14,7 +14,7 @@ CHECKS=(
     'probe("www.google.com")["outcome"] == "failure"'
     'probe("www.google.com")["error_class"] in ("refused", "reset")'
     'counters["client_https"] > 0'
-    # Nothing of issue 4 on this network: no API announced, no proxy, no lying resolver.
+    # A plain network: no Captive Portal API announced, no proxy, no lying resolver.
     'r["capport"] is None and r["proxy"] is False and r["dns_hijack"] is False'
     'all(p["dns_hijack"] in (False, None) for p in probes)'
     'r["partial_error"].startswith(("google-https: refused: ", "google-https: reset: "))'

@@ -13,7 +13,7 @@ CHECKS=(
     'r["portal"] is None'
     'sorted(d["family"] for d in r["default_routes"]) == ["ipv4", "ipv6"]'
     'all(p["outcome"] in ("success", "skipped") for p in probes)'
-    # Nothing of issue 4 on this network: no API announced, no proxy, no lying resolver.
+    # A plain network: no Captive Portal API announced, no proxy, no lying resolver.
     'r["capport"] is None and r["proxy"] is False and r["dns_hijack"] is False'
     'all(p["dns_hijack"] in (False, None) for p in probes)'
 )

@@ -13,7 +13,7 @@ CHECKS=(
     'r["portal"] is not None and r["portal"]["status"] == 511'
     'any(p["outcome"] == "portal" and p["status"] == 511 for p in probes)'
     'not any(p["outcome"] == "success" for p in probes)'
-    # Nothing of issue 4 on this network: no API announced, no proxy, no lying resolver.
+    # A plain network: no Captive Portal API announced, no proxy, no lying resolver.
     'r["capport"] is None and r["proxy"] is False and r["dns_hijack"] is False'
     'all(p["dns_hijack"] in (False, None) for p in probes)'
     # The 511 page's meta refresh (RFC 6585's example) says where to log in.

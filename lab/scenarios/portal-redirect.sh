@@ -14,7 +14,7 @@ CHECKS=(
     'any(p["outcome"] == "portal" and p["status"] == 302 for p in probes)'
     'any(p["headers"]["location"] == "http://login.portal.test/login?venue=lab" for p in probes)'
     'not any(p["outcome"] == "success" for p in probes)'
-    # Nothing of issue 4 on this network: no API announced, no proxy, no lying resolver.
+    # A plain network: no Captive Portal API announced, no proxy, no lying resolver.
     'r["capport"] is None and r["proxy"] is False and r["dns_hijack"] is False'
     'all(p["dns_hijack"] in (False, None) for p in probes)'
     'r["portal"]["source"] == "redirect" and r["portal"]["wispr"] is None'

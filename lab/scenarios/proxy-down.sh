@@ -1,5 +1,5 @@
 # shellcheck shell=bash disable=SC2034 # a scenario: lab up runs setup(), lab/test reads the rest
-# Needs the CLI wiring of issue 12 (environment proxy, reason proxy-failed).
+# Exercises the CLI's proxy handling (environment proxy, reason proxy-failed).
 # shellcheck source=lab/lib/proxy.sh
 source "$LAB_DIR/lib/proxy.sh"
 DESCRIPTION="proxy variables set, nothing listens on the proxy's port: offline at once"

@@ -1,5 +1,5 @@
 # shellcheck shell=bash disable=SC2034 # a scenario: lab up runs setup(), lab/test reads the rest
-# Needs the CLI wiring of issue 12 (environment proxy, probe key "proxy").
+# Exercises the CLI's proxy handling (environment proxy, probe key "proxy").
 # shellcheck source=lab/lib/proxy.sh
 source "$LAB_DIR/lib/proxy.sh"
 DESCRIPTION="direct :80/:443 rejected, http_proxy/https_proxy set: online through the proxy"

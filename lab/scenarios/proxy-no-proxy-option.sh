@@ -1,5 +1,5 @@
 # shellcheck shell=bash disable=SC2034 # a scenario: lab up runs setup(), lab/test reads the rest
-# Needs the CLI wiring of issue 12 (--no-proxy).
+# Exercises the CLI's proxy handling (--no-proxy).
 # shellcheck source=lab/lib/proxy.sh
 source "$LAB_DIR/lib/proxy.sh"
 DESCRIPTION="the proxy-env network, checked with --no-proxy: the direct path is closed, offline"

@@ -1,5 +1,5 @@
 # shellcheck shell=bash disable=SC2034 # a scenario: lab up runs setup(), lab/test reads the rest
-# Needs the CLI wiring of issue 12 (environment proxy).
+# Exercises the CLI's proxy handling (environment proxy).
 # shellcheck source=lab/lib/proxy.sh
 source "$LAB_DIR/lib/proxy.sh"
 DESCRIPTION="a guest network's proxy: every GET redirected to its login page, CONNECT refused: portal"

@@ -13,7 +13,7 @@ CHECKS=(
     'elapsed >= 1.0'
     'all(p["timings"]["first_byte_ms"] >= 1000 for p in probes if p["outcome"] == "success")'
     'r["quorum"]["success"] >= r["quorum"]["required"]'
-    # Nothing of issue 4 on this network: no API announced, no proxy, no lying resolver.
+    # A plain network: no Captive Portal API announced, no proxy, no lying resolver.
     'r["capport"] is None and r["proxy"] is False and r["dns_hijack"] is False'
     'all(p["dns_hijack"] in (False, None) for p in probes)'
 )

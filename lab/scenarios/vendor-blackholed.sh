@@ -14,7 +14,7 @@ CHECKS=(
     'elapsed < timeout / 2'
     'probe("connectivitycheck.gstatic.com")["outcome"] != "success"'
     'r["quorum"]["success"] >= r["quorum"]["required"]'
-    # Nothing of issue 4 on this network: no API announced, no proxy, no lying resolver.
+    # A plain network: no Captive Portal API announced, no proxy, no lying resolver.
     'r["capport"] is None and r["proxy"] is False and r["dns_hijack"] is False'
     'all(p["dns_hijack"] in (False, None) for p in probes)'
 )

@@ -13,7 +13,7 @@ CHECKS=(
     'probe("captive.apple.com")["outcome"] != "success"'
     'probe("captive.apple.com")["outcome"] == "skipped" or probe("captive.apple.com")["error_class"] == "protocol"'
     'r["portal"] is None'
-    # Nothing of issue 4 on this network: no API announced, no proxy, no lying resolver.
+    # A plain network: no Captive Portal API announced, no proxy, no lying resolver.
     'r["capport"] is None and r["proxy"] is False and r["dns_hijack"] is False'
     'all(p["dns_hijack"] in (False, None) for p in probes)'
 )

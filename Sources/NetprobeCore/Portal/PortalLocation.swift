@@ -1,4 +1,30 @@
-extension PortalLocator {
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Where a person logs in to a captive portal, from the probes' answers and the Captive
+/// Portal API: the URL, and which evidence gave it.
+public enum PortalLocator {
+    /// Where to log in, from the probes alone (no Captive Portal API); the precedence
+    /// of the sources is documented at `locate(_:capport:)`.
+    public static func locate(_ evidence: [ProbeEvidence]) -> PortalInfo? {
+        locate(evidence, capport: nil)
+    }
+
+    /// `location` (a Location header, a link on a page, an API's URL) made absolute against
+    /// `base`, the URL it came from; nil unless that is an http(s) URL with a host.
+    public static func resolve(_ location: String, against base: String) -> String? {
+        let trimmed = location.trimmingWhitespaces()
+        guard !trimmed.isEmpty, let baseURL = URL(string: base), let url = URL(string: trimmed, relativeTo: baseURL) else { return nil }
+        let absolute = url.absoluteString
+        // "http:", "http:///x" and the like resolve to URLs with no host: nothing a person could open.
+        // Read as a browser would: portals send sloppy URLs, and this one is only shown.
+        guard URLRules.httpHost(absolute, strict: false) != nil else { return nil }
+        return absolute
+    }
+
     /// Where the user should log in, from the strongest source that gave a usable
     /// http(s) URL, in this order (the first that applies wins):
     ///

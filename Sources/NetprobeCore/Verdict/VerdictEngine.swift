@@ -25,7 +25,7 @@ public enum Verdict: String, Codable, Sendable, Comparable {
 
     public static func < (lhs: Verdict, rhs: Verdict) -> Bool { lhs.rank < rhs.rank }
 
-    /// Exit status per CONTRACT.md.
+    /// The process's exit status for this verdict: a stable interface, scripts and units test it.
     public var exitCode: Int32 {
         switch self {
         case .online: return 0
@@ -47,7 +47,7 @@ struct ProbeTally: Sendable, Equatable {
         // An operator may count in both sets: interception seen on one of its probes is not
         // excused by another of its probes getting through (portals allow-list hosts).
         // By index, not filter/map: those copied every evidence (spec, observation, body) in
-        // each of the re-evaluations that follow every result (issue 13).
+        // each of the re-evaluations that follow every result.
         var successOps: Set<String> = [], portalOps: Set<String> = []
         for index in answered.indices {
             let outcome = answered[index].outcome
