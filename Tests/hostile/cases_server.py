@@ -42,6 +42,14 @@ def portal_url_clean(report):
     return None
 
 
+def redirect_kept(report):
+    portal = report.get("portal") or {}
+    if report.get("reason") != "http-redirect" or portal.get("url") != "http://portal.example/login":
+        return "reason %r, portal url %r: the Location before a header named HTTP/x was lost" % (
+            report.get("reason"), portal.get("url"))
+    return None
+
+
 def wispr_filtered(report):
     wispr = (report.get("portal") or {}).get("wispr")
     if not wispr:
@@ -105,6 +113,7 @@ CASES = [
                json_check=all_probes("protocol"), not_stdout=["wrong-content"]),
     check_case("srv-bad-chunked", ["/bad-chunked"] * 3, 1, fmt="json", json_check=all_probes("protocol")),
     check_case("srv-bad-status-line", ["/bad-status-line"] * 3, 1, fmt="json", json_check=all_probes("protocol")),
+    check_case("srv-status-like-header", ["/status-like-header"] * 3, 2, fmt="json", json_check=redirect_kept),
     check_case("srv-reset", ["/reset"] * 3, 1, fmt="json", json_check=all_probes("reset")),
     check_case("srv-stall", ["/stall"] * 3, 1, timeout=2, fmt="json", json_check=all_probes("timeout")),
     check_case("srv-stall-body", ["/stall-body"] * 3, 1, timeout=2),
