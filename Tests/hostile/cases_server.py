@@ -71,10 +71,11 @@ def capport_not_queried(ctx, r):
 
 def hook(name, program_name, script, server_path, check=None, stderr=()):
     """`watch` with a hook named `program_name` running `script`; the hook ends watch by
-    sending it SIGTERM (its parent), so the case ends by itself."""
+    sending it SIGTERM (its parent), so the case ends by itself. watch then sends the hook's
+    process group SIGTERM too, which the hook ignores: it ends with its own status 3."""
     def argv(ctx):
         config = ctx.probes([server_path] * 3, timeout=3)
-        program = ctx.write(program_name, "#!/bin/sh\n" + script + "\nkill -TERM $PPID\nexit 3\n")
+        program = ctx.write(program_name, "#!/bin/sh\ntrap '' TERM\n" + script + "\nkill -TERM $PPID\nexit 3\n")
         os.chmod(program, 0o755)
         return ["watch", "--json", "--config", config, "--exec-timeout", "5", "--exec", program]
     return Case(name, argv, 0, deadline=10, json_clean=True, check=check, stderr=list(stderr), kind="server answer")
