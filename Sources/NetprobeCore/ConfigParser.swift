@@ -11,11 +11,11 @@ public struct ConfigParser {
     private var issues: [ConfigIssue] = []
 
     public static let supportedVersion = 1
-    static let topKeys: Set<String> = ["$schema", "version", "timeout", "probe_timeout", "quorum", "max_body_bytes", "probes"]
-    static let probeKeys: Set<String> = ["name", "url", "operator", "family", "interface", "expect"]
-    static let expectKeys: Set<String> = ["status", "body", "success_header"]
-    static let bodyKeys: Set<String> = ["exact", "prefix", "contains"]
-    static let headerKeys: Set<String> = ["name", "value"]
+    static let topKeys: Set<JSONKey> = ["$schema", "version", "timeout", "probe_timeout", "quorum", "max_body_bytes", "probes"]
+    static let probeKeys: Set<JSONKey> = ["name", "url", "operator", "family", "interface", "expect"]
+    static let expectKeys: Set<JSONKey> = ["status", "body", "success_header"]
+    static let bodyKeys: Set<JSONKey> = ["exact", "prefix", "contains"]
+    static let headerKeys: Set<JSONKey> = ["name", "value"]
 
     public init(file: String) {
         self.file = file
@@ -71,7 +71,7 @@ public struct ConfigParser {
                 }
             case .object(let members):
                 for (key, value) in members {
-                    let child = JSONPath.member(path, key)
+                    let child = JSONPath.member(path, key.text)
                     if target == child || target.hasPrefix(child + ".") || target.hasPrefix(child + "[") {
                         next = (child, value)
                         break
@@ -86,18 +86,18 @@ public struct ConfigParser {
         return node.position
     }
 
-    private mutating func object(_ value: JSONValue, at path: String, allowed: Set<String>) -> [String: JSONValue]? {
+    private mutating func object(_ value: JSONValue, at path: String, allowed: Set<JSONKey>) -> [JSONKey: JSONValue]? {
         guard case .object(let fields) = value.content else {
             fail(path, "expected an object, found \(value.kindName)")
             return nil
         }
         for key in fields.keys.sorted() where !allowed.contains(key) {
-            fail(JSONPath.member(path, key), "unknown key; expected one of: \(allowed.sorted().joined(separator: ", "))")
+            fail(JSONPath.member(path, key.text), "unknown key; expected one of: \(allowed.sorted().map(\.text).joined(separator: ", "))")
         }
         return fields
     }
 
-    private mutating func string(_ fields: [String: JSONValue], _ key: String, at path: String, required: Bool) -> String? {
+    private mutating func string(_ fields: [JSONKey: JSONValue], _ key: JSONKey, at path: String, required: Bool) -> String? {
         guard let value = fields[key] else {
             if required { fail("\(path).\(key)", "missing; expected a string") }
             return nil
@@ -109,7 +109,7 @@ public struct ConfigParser {
         return text
     }
 
-    private mutating func number(_ fields: [String: JSONValue], _ key: String, at path: String, range: ClosedRange<Double>, integer: Bool) -> Double? {
+    private mutating func number(_ fields: [JSONKey: JSONValue], _ key: JSONKey, at path: String, range: ClosedRange<Double>, integer: Bool) -> Double? {
         guard let value = fields[key] else { return nil }
         let what = integer ? "an integer" : "a number"
         guard case .number(let number) = value.content else {
@@ -172,16 +172,16 @@ public struct ConfigParser {
         }
         if items.isEmpty { fail("$.probes", "expected at least one probe, found an empty array") }
         if items.count > 64 { fail("$.probes", "expected at most 64 probes, found \(items.count)") }
-        var seen: [String: Int] = [:]
+        var seen: [JSONKey: Int] = [:]
         var result: [ProbeSpec] = []
         for (index, item) in items.enumerated() {
             let path = "$.probes[\(index)]"
             // Names are compared even on probes with other mistakes, so a duplicate is never hidden by them.
             if case .object(let fields) = item.content, case .string(let name)? = fields["name"]?.content {
-                if let first = seen[name] {
+                if let first = seen[JSONKey(name)] {
                     fail("\(path).name", "duplicate name \"\(name)\" (first used by $.probes[\(first)])")
                 } else {
-                    seen[name] = index
+                    seen[JSONKey(name)] = index
                 }
             }
             if let probe = probe(item, at: path) { result.append(probe) }

@@ -39,9 +39,9 @@ public struct JSONReader {
         var isObject: Bool
         var start: JSONPosition
         var items: [JSONValue] = []
-        var members: [String: JSONValue] = [:]
+        var members: [JSONKey: JSONValue] = [:]
         /// The key whose value is being read (objects only).
-        var key = ""
+        var key = JSONKey("")
     }
 
     private let bytes: [UInt8]
@@ -67,7 +67,7 @@ public struct JSONReader {
     private func path(element: Bool = true) -> String {
         var path = JSONPath.root
         for (level, frame) in stack.enumerated() where element || level < stack.count - 1 {
-            path = frame.isObject ? JSONPath.member(path, frame.key) : JSONPath.element(path, frame.items.count)
+            path = frame.isObject ? JSONPath.member(path, frame.key.text) : JSONPath.element(path, frame.items.count)
         }
         return path
     }
@@ -186,7 +186,8 @@ public struct JSONReader {
         }
     }
 
-    /// An object's key and its colon; a key already seen in this object is refused.
+    /// An object's key and its colon; a key already seen in this object is refused (the same
+    /// code units: see JSONKey).
     private mutating func key(afterComma: Bool) throws(Failure) {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
             if afterComma, index < bytes.count, bytes[index] == UInt8(ascii: "}") {
@@ -195,11 +196,11 @@ public struct JSONReader {
             throw try unexpected("expected a string key", element: false)
         }
         let keyPosition = position
-        let key = try string()
+        let key = JSONKey(try string())
         let top = stack.count - 1
         if stack[top].members[key] != nil {
-            throw Failure(message: "duplicate key \(JSONPath.quoted(key)) (each key may appear once in an object)",
-                          position: keyPosition, path: JSONPath.member(path(element: false), key))
+            throw Failure(message: "duplicate key \(JSONPath.quoted(key.text)) (each key may appear once in an object)",
+                          position: keyPosition, path: JSONPath.member(path(element: false), key.text))
         }
         stack[top].key = key
         skipSpace()

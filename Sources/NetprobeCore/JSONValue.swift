@@ -27,7 +27,7 @@ public struct JSONValue: Sendable, Equatable {
         case string(String)
         case array([JSONValue])
         /// Keys are unique: the reader rejects a document that repeats one.
-        case object([String: JSONValue])
+        case object([JSONKey: JSONValue])
     }
 
     public var content: Content
@@ -48,6 +48,37 @@ public struct JSONValue: Sendable, Equatable {
         case .array: return "an array"
         case .object: return "an object"
         }
+    }
+}
+
+/// An object's key. RFC 8259 §8.3 compares names code unit by code unit; Swift's `String`
+/// equality is canonical equivalence, under which a precomposed "é" and "e" + U+0301 are one
+/// key and KELVIN SIGN (U+212A) equals "K". So a key is equal, hashed and ordered by its UTF-8
+/// bytes (the same order as by code points), both when the reader looks for a repeated key
+/// and when a consumer looks one up.
+public struct JSONKey: Hashable, Comparable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public let text: String
+
+    public init(_ text: String) { self.text = text }
+    public init(stringLiteral text: String) { self.text = text }
+
+    public var description: String { text }
+
+    public static func == (lhs: JSONKey, rhs: JSONKey) -> Bool {
+        let left = lhs.text.utf8, right = rhs.text.utf8
+        return left.count == right.count && left.elementsEqual(right)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        // The reader's keys and literals are stored as UTF-8: hashed in one call, not byte by byte.
+        if let done: Void = text.utf8.withContiguousStorageIfAvailable({ hasher.combine(bytes: UnsafeRawBufferPointer($0)) }) {
+            return done
+        }
+        for byte in text.utf8 { hasher.combine(byte) }
+    }
+
+    public static func < (lhs: JSONKey, rhs: JSONKey) -> Bool {
+        lhs.text.utf8.lexicographicallyPrecedes(rhs.text.utf8)
     }
 }
 

@@ -11,6 +11,9 @@ final class ResponseCollector {
     /// More body arrived than `maxBodyBytes`; the transfer was stopped on purpose.
     private(set) var bodyTruncated = false
     private(set) var headers: [(name: String, value: String)] = []
+    /// The next header line opens a block: the transfer's first line, or the one after a
+    /// blank line. Only such a line can be a status line.
+    private var atBlockStart = true
 
     init(maxBodyBytes: Int) {
         self.maxBodyBytes = max(0, maxBodyBytes)
@@ -32,14 +35,22 @@ final class ResponseCollector {
 
     /// Takes one raw header line as libcurl delivers it (status lines and the blank
     /// line that ends a block included). Only the last response's headers are kept:
-    /// a new status line (after a 1xx, say) starts the list over.
+    /// a new status line (after a 1xx or a proxy's CONNECT answer) starts the list over.
+    /// A status line is the first line of a block that comes before any body byte; a header
+    /// merely named `HTTP/...` inside a block, or a trailer after the body, is not one, so a
+    /// server cannot erase the headers it sent before it (a Location, say).
     func receiveHeaderLine(_ raw: UnsafeRawBufferPointer) {
         var line = raw[...]
         while let last = line.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: "\n") {
             line = line.dropLast()
         }
-        guard let first = line.first else { return }
-        if line.starts(with: "HTTP/".utf8) {
+        guard let first = line.first else {
+            atBlockStart = true
+            return
+        }
+        let opensBlock = atBlockStart
+        atBlockStart = false
+        if opensBlock, body.isEmpty, !bodyTruncated, line.starts(with: "HTTP/".utf8) {
             headers.removeAll(keepingCapacity: true)
             return
         }

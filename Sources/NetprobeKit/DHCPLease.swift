@@ -7,14 +7,15 @@ import Glibc
 import NetprobeCore
 import NetprobeLink
 
-/// Small, bounded readers for the state files DHCP clients leave behind. Nothing here
-/// trusts a file's size or content: reads stop at 64 KiB, FIFOs do not block, and a
-/// value is only a URI candidate (the query step decides whether it is usable).
+/// Small, bounded readers for the state files DHCP clients and systemd-networkd leave behind.
+/// Nothing here trusts a file's size or content: reads stop at 64 KiB, only regular files are
+/// read (FIFOs do not block), a symbolic link is not followed (their writers never make one),
+/// and a value is only a URI candidate (the query step decides whether it is usable).
 enum StateFiles {
     static let limit = 64 * 1024
 
     static func bytes(_ path: String) -> [UInt8]? {
-        BoundedFile.bytes(path, limit: limit)
+        BoundedFile.bytes(path, limit: limit, followSymlinks: false)
     }
 
     static func text(_ path: String) -> String? {

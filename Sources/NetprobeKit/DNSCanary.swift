@@ -1,10 +1,14 @@
 import NetprobeCore
 import NetprobeHTTP
 
-/// The `.invalid` canary's request: one more transfer in the same round as the probes,
-/// bound like them, never part of the verdict's wait (it is cancelled with the rest).
+/// The `.invalid` canary's request: one more transfer in the same round as the probes, bound
+/// like them. It is cancelled with the rest once the conclusion is final; only a portal seen as
+/// wrong content, which the canary would turn into dns-hijack, waits for it, for `grace` at most.
 enum DNSCanary {
     static let requestName = "#dns-canary"
+    /// How long a wrong-content portal waits for the canary once the probes have decided. A
+    /// resolver answers a name it makes up at once; one that is slow to say NXDOMAIN costs this.
+    static let grace: Duration = .milliseconds(500)
 
     /// A fresh random label each time, so no cache can answer for the resolver.
     static func request(like template: ProbeRequest?) -> (request: ProbeRequest, host: String)? {

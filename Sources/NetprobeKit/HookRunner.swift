@@ -11,6 +11,9 @@ public enum HookOutcome: Sendable, Equatable {
     case signaled(Int32)
     /// It outlived the time limit and was killed (SIGKILL to its process group).
     case killed
+    /// netprobe is stopping (one of the runner's stop signals arrived): the hook was never
+    /// started, or it was ended by the SIGTERM or the SIGKILL sent to its process group.
+    case stopped
     case couldNotStart(String)
 }
 
@@ -19,21 +22,31 @@ public enum HookOutcome: Sendable, Equatable {
 /// time limit. Runs are sequential by construction: `run` returns only once the
 /// hook has exited or been killed, so hooks never overlap.
 ///
+/// A stop signal (SIGINT, SIGTERM for watch) does not wait for the hook: systemd's stop
+/// would otherwise end in SIGKILL for netprobe after its own timeout. The hook's process
+/// group gets SIGTERM, `stopGrace` to exit, then SIGKILL.
+///
 /// The hook's stdout goes to netprobe's stderr: netprobe's stdout carries records
 /// (JSON Lines) that a hook's chatter must not corrupt.
 public final class HookRunner {
     public let argv: [String]
     public let timeLimit: Duration
+    /// How long a hook may take to exit after SIGTERM when netprobe is stopping; short enough
+    /// that watch exits within a second of the signal.
+    public static let stopGrace: Duration = .milliseconds(500)
     private let signals: SignalInbox
+    private let stopSignals: Set<Int32>
     private let clock = ContinuousClock()
 
     /// `signals` must catch SIGCHLD: its byte in the self-pipe is what wakes the
-    /// wait for the hook, so there is no polling loop and no sleep.
-    public init(argv: [String], timeLimit: Duration, signals: SignalInbox) {
+    /// wait for the hook, so there is no polling loop and no sleep. `stopSignals` (caught by
+    /// `signals` too) end a running hook at once; they stay pending for the caller.
+    public init(argv: [String], timeLimit: Duration, signals: SignalInbox, stopSignals: Set<Int32> = []) {
         precondition(!argv.isEmpty, "a hook needs a program")
         self.argv = argv
         self.timeLimit = timeLimit
         self.signals = signals
+        self.stopSignals = stopSignals
     }
 
     /// Whether `program` names something posix_spawnp can run: a path, or a name found in
@@ -57,6 +70,11 @@ public final class HookRunner {
         // A SIGCHLD from an earlier hook must not be mistaken for this one's.
         signals.collect()
         _ = signals.take(SIGCHLD)
+        if signals.hasPending(stopSignals) {
+            close(stdin.read)
+            close(stdin.write)
+            return .stopped
+        }
         let pid: pid_t
         switch spawn(stdin: stdin.read, environment: extra) {
         case .success(let spawned): pid = spawned
@@ -77,6 +95,7 @@ public final class HookRunner {
         defer { if let inputFD { close(inputFD) } }
         while true {
             if let status = reap(pid, blocking: false) { return status }
+            if signals.hasPending(stopSignals) { return stop(pid) }
             let now = clock.now
             if now >= deadline {
                 // Its own process group (POSIX_SPAWN_SETPGROUP): -pid kills the hook and what it started.
@@ -92,7 +111,7 @@ public final class HookRunner {
             if let fd = inputFD { entries.append(pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)) }
             let ready = poll(&entries, nfds_t(entries.count), pollMilliseconds(until: deadline, now: now))
             guard ready > 0 else { continue }  // timeout or EINTR: the checks at the top decide
-            if entries[0].revents != 0 { signals.collect() }  // SIGCHLD (others stay pending for the caller)
+            if entries[0].revents != 0 { signals.collect() }  // SIGCHLD or a stop signal (both stay pending for the caller)
             if let fd = inputFD, entries.count > 1, entries[1].revents != 0 {
                 let written = input.withUnsafeBytes { write(fd, $0.baseAddress! + offset, input.count - offset) }
                 if written > 0 {
@@ -103,6 +122,35 @@ public final class HookRunner {
                 }
             }
         }
+    }
+
+    /// Ends the hook's process group: SIGTERM, up to `stopGrace` for the hook to exit (woken by
+    /// its SIGCHLD), then SIGKILL for whatever is left of the group. The hook is reaped only
+    /// after that: until then its PID, which names the group, cannot be given to another process.
+    /// A hook that exits with a status of its own (it handled SIGTERM, or was ending anyway)
+    /// is reported with that status.
+    private func stop(_ pid: pid_t) -> HookOutcome {
+        kill(-pid, SIGTERM)
+        let deadline = clock.now + Self.stopGrace
+        while !hasExited(pid) {
+            let now = clock.now
+            guard now < deadline else { break }
+            var entry = pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&entry, 1, pollMilliseconds(until: deadline, now: now)) > 0 { signals.collect() }
+        }
+        kill(-pid, SIGKILL)
+        guard case .exited(let status)? = reap(pid, blocking: true) else { return .stopped }
+        return .exited(status)
+    }
+
+    /// Whether the hook has exited, without reaping it (WNOWAIT).
+    private func hasExited(_ pid: pid_t) -> Bool {
+        var info = siginfo_t()
+        guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else {
+            return errno != EINTR  // ECHILD: nothing left to wait for
+        }
+        // si_pid is a C macro for this union member; it stays 0 while the child runs.
+        return info._sifields._kill.si_pid == pid
     }
 
     private func reap(_ pid: pid_t, blocking: Bool) -> HookOutcome? {

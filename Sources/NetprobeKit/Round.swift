@@ -28,6 +28,7 @@ struct Round {
         var settledAt: ContinuousClock.Instant?
         var httpsGraceGiven = false
         var apiGraceGiven = false
+        var canaryGraceGiven = false
     }
 
     private var paths: [PathState]
@@ -40,7 +41,8 @@ struct Round {
         self.started = started
         paths = plans.map { plan in
             PathState(plan: plan, findings: PathFindings(quorum: quorum, gate: plan.gate, pending: plan.specs,
-                                                         capport: plan.api?.report, capportPending: plan.api?.request != nil))
+                                                         capport: plan.api?.report, capportPending: plan.api?.request != nil,
+                                                         canaryPending: plan.canary != nil))
         }
         for (index, plan) in plans.enumerated() {
             // Names are unique per round: several paths send the same probes.
@@ -98,12 +100,14 @@ struct Round {
             paths[index].findings.capportPending = false
         case .canary(let host):
             paths[index].findings.canary = DNSCanaryReport.from(observation, name: host)
+            paths[index].findings.canaryPending = false
         }
         Self.schedule(&paths[index], index: index, now: now, started: started, runner: runner)
     }
 
-    /// What the path's conclusion lets go of: everything once final (HTTPS after its grace),
-    /// or everything after the API's grace when only the API keeps the path waiting.
+    /// What the path's conclusion lets go of: everything once final (HTTPS after its grace);
+    /// everything after the API's grace when only the API keeps the path waiting; the probes
+    /// at once and the canary after its grace when only the canary could still change the reason.
     private static func schedule(_ state: inout PathState, index: Int, now: ContinuousClock.Instant,
                                  started: ContinuousClock.Instant, runner: some TransferRunner) {
         guard !state.running.isEmpty else { return }
@@ -119,10 +123,23 @@ struct Round {
             let grace = HTTPSGrace.length(started: started, now: now)
             runner.end(https, at: now + grace, with: HTTPSGrace.expired(after: grace))
             runner.end(state.running.subtracting(https), at: now + grace, with: ProbeRunner.cancelledError)
-        } else if conclusion.probesFinal && state.findings.capportPending && !state.apiGraceGiven {
-            // The probes have decided; the API alone keeps us waiting, for a bounded grace only.
-            state.apiGraceGiven = true
-            runner.end(state.running, at: now + CaptivePortalAPI.grace, with: ProbeRunner.cancelledError)
+        } else if conclusion.probesFinal {
+            // The probes have decided; the API and the canary may keep us waiting, each for a
+            // bounded grace only.
+            let canary: Set<String> = ["\(index)/\(DNSCanary.requestName)"]
+            if state.findings.capportPending && !state.apiGraceGiven {
+                state.apiGraceGiven = true
+                let others = conclusion.awaitsCanary ? state.running.subtracting(canary) : state.running
+                runner.end(others, at: now + CaptivePortalAPI.grace, with: ProbeRunner.cancelledError)
+            }
+            if conclusion.awaitsCanary && !state.canaryGraceGiven {
+                state.canaryGraceGiven = true
+                // Probes still running could only change the reason by arriving before the canary.
+                if !state.findings.capportPending {
+                    runner.end(state.running.subtracting(canary), at: now, with: ProbeRunner.cancelledError)
+                }
+                runner.end(canary, at: now + DNSCanary.grace, with: ProbeRunner.cancelledError)
+            }
         }
     }
 }

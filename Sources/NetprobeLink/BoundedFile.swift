@@ -5,11 +5,14 @@ import NetprobeCore
 /// them: through CheckedFile, so only a regular file is read, the open never blocks (a FIFO)
 /// and at most `limit` bytes are read whatever size the file claims (/proc says 0).
 public enum BoundedFile {
-    /// The first `limit` bytes of a regular file, or nil when it cannot be opened or is not
-    /// a regular file. `regularFileOnly` is kept for existing callers: every file is now
-    /// required to be regular (sysfs attributes and resolv.conf are), so it changes nothing.
-    public static func bytes(_ path: String, limit: Int = 64 * 1024, regularFileOnly: Bool = true) -> [UInt8]? {
-        try? CheckedFile.read(path, limit: limit, overflow: .truncate)
+    /// The first `limit` bytes of a regular file, or nil when it cannot be opened or is not a
+    /// regular file (a directory, device, FIFO or socket is refused without blocking).
+    /// `followSymlinks: false` opens with O_NOFOLLOW, so a symbolic link is refused too: for
+    /// state files that their writer never makes links (DHCP leases, networkd's link state),
+    /// where a link could only point the read somewhere else. resolv.conf is often a link
+    /// (systemd-resolved's stub file) and is read with the default.
+    public static func bytes(_ path: String, limit: Int = 64 * 1024, followSymlinks: Bool = true) -> [UInt8]? {
+        try? CheckedFile.read(path, limit: limit, overflow: .truncate, followSymlinks: followSymlinks)
     }
 
     public static func read(_ path: String, limit: Int = 64 * 1024) -> String? {

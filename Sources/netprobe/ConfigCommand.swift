@@ -35,7 +35,7 @@ struct ConfigCheck: ParsableCommand {
         do {
             let (config, source) = try ConfigLookup.resolve(explicit: file)
             if !quiet {
-                Output.write("\(source): ok: \(config.probes.count) probe(s) from \(config.operatorCount) operator(s), quorum \(config.quorum), timeout \(ConfigParser.show(config.timeout)) s")
+                Output.say("\(source): ok: \(config.probes.count) probe(s) from \(config.operatorCount) operator(s), quorum \(config.quorum), timeout \(ConfigParser.show(config.timeout)) s")
             }
         } catch {
             if !quiet { Output.writeError(error.description + "\n") }

@@ -32,6 +32,12 @@ enum Output {
         FileOutput.write(text.hasSuffix("\n") ? text : text + "\n", to: STDOUT_FILENO)
     }
 
+    /// A message for stdout (not a report, which its formatter has escaped and may colour):
+    /// through the terminal escaper like every message, since it may quote a file name.
+    static func say(_ text: String) {
+        write(TerminalText.escapeLines(text))
+    }
+
     /// Text for stderr (no "netprobe:" prefix), through the terminal escaper like every message.
     static func writeError(_ text: String) {
         let escaped = TerminalText.escapeLines(text)

@@ -22,7 +22,8 @@ struct Watch: ParsableCommand {
             online, and every --interval while online. Between those it sleeps in poll(2). \
             --timeout bounds each check (default: the probe set's timeout).
 
-            SIGINT/SIGTERM: finish the current record (and its hook), exit 0. SIGHUP: reload the \
+            SIGINT/SIGTERM: finish the current record, end a running hook (SIGTERM to its process \
+            group, SIGKILL half a second later), exit 0. SIGHUP: reload the \
             configuration (--config, $NETPROBE_CONFIG, /etc/netprobe/probes.json, built-in); a bad \
             one is reported on stderr and the old one kept. A closed stdout ends watch quietly \
             (exit 0).
@@ -73,7 +74,8 @@ struct Watch: ParsableCommand {
             let signals = try SignalInbox(catching: [SIGINT, SIGTERM, SIGHUP, SIGCHLD])
             let waiter = try ChangeWaiter(signals: signals, wakeOn: [SIGINT, SIGTERM, SIGHUP],
                                           watchingOutput: options.quiet ? nil : STDOUT_FILENO)
-            let hook = exec.isEmpty ? nil : HookRunner(argv: exec, timeLimit: .milliseconds(Int64(execTimeout * 1000)), signals: signals)
+            let hook = exec.isEmpty ? nil : HookRunner(argv: exec, timeLimit: .milliseconds(Int64(execTimeout * 1000)), signals: signals,
+                                                       stopSignals: [SIGINT, SIGTERM])
             try loop(config: &config, waiter: waiter, signals: signals, hook: hook)
         } catch {
             // CheckError, SignalSetupError, PollError: all say what failed in their description.
@@ -95,7 +97,11 @@ struct Watch: ParsableCommand {
                 if !options.quiet {
                     guard RecordOutput.write(options.effectiveFormat == .json ? record.json : record.text) else { return }
                 }
-                if let hook { runHook(hook, record) }
+                if let hook {
+                    runHook(hook, record)
+                    // A stop signal ends the hook (HookRunner) and then watch: the record is out.
+                    if signals.hasPending([SIGINT, SIGTERM]) { return }
+                }
                 backoff.reset()
             }
             previous = report
@@ -145,6 +151,7 @@ struct Watch: ParsableCommand {
         case .exited(let status): Log.note("hook \(hook.argv[0]) exited with status \(status)")
         case .signaled(let signal): Log.note("hook \(hook.argv[0]) died of signal \(signal)")
         case .killed: Log.note("hook \(hook.argv[0]) ran longer than \(execTimeout) s and was killed")
+        case .stopped: Log.note("hook \(hook.argv[0]) was ended: netprobe is stopping")
         case .couldNotStart(let message): Log.note("hook could not start: \(message)")
         }
     }

@@ -61,6 +61,16 @@ struct ConfigTests {
         #expect(run.stderr.isEmpty, "\(run)")
     }
 
+    /// The name of a valid file is echoed on stdout: through the terminal escaper like every message.
+    @Test func configCheckEscapesTheNameOfAValidFile() throws {
+        let sandbox = try Sandbox()
+        let file = try sandbox.write(ProbeSet.healthy(3), as: "ok\u{1B}]0;title\u{07}\u{9B}1m.json")
+        let run = try sandbox.run(["config", "check", file], network: .loopbackOnly)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("ok\\x1b]0;title\\x07\\u{009b}1m.json: ok:"), "\(run)")
+        #expect(!run.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) }, "\(run)")
+    }
+
     @Test func configCheckListsEveryError() throws {
         let sandbox = try Sandbox()
         let file = try sandbox.write("broken.json", Self.brokenProbes)

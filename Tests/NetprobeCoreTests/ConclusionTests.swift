@@ -8,9 +8,10 @@ import Testing
     static let five = ["apple", "google", "firefox", "microsoft", "gnome"]
 
     static func findings(_ settled: [Settled], pending: [String] = [], gate: GateResult = pass,
-                         canary: Bool? = nil) -> PathFindings {
+                         canary: Bool? = nil, canaryPending: Bool = false) -> PathFindings {
         PathFindings(quorum: 2, gate: gate, settled: settled.map(\.evidence), pending: pending.map(Fixtures.spec),
-                     canary: canary.map { DNSCanaryReport(name: "netprobe-x.invalid", resolved: $0, address: nil) })
+                     canary: canary.map { DNSCanaryReport(name: "netprobe-x.invalid", resolved: $0, address: nil) },
+                     canaryPending: canaryPending)
     }
 
     struct Row: Sendable, CustomTestStringConvertible {
@@ -38,7 +39,48 @@ import Testing
         Row(label: "a resolving canary never makes a verdict alone",
             findings: findings(five.map { .ok($0) }, canary: true), verdict: .online, reason: .probesValidated),
         Row(label: "all timed out", findings: findings(five.map { .fail($0, .timeout) }), verdict: .offline, reason: .timeout),
+        Row(label: "wrong content, the canary not yet answered: not final (it may make dns-hijack)",
+            findings: findings(five.map { .portal($0, .wrongContent) }, canaryPending: true),
+            verdict: .portal, reason: .wrongContent, isFinal: false),
+        Row(label: "a redirect does not wait for the canary",
+            findings: findings(five.map { .portal($0, .redirect) }, canaryPending: true), verdict: .portal, reason: .httpRedirect),
+        Row(label: "online does not wait for the canary",
+            findings: findings(five.map { .ok($0) }, canaryPending: true), verdict: .online, reason: .probesValidated),
+        Row(label: "offline does not wait for the canary",
+            findings: findings(five.map { .fail($0, .timeout) }, canaryPending: true), verdict: .offline, reason: .timeout),
     ]
+
+    /// The probes and the canary answer in either order: the first conclusion that is final
+    /// (the one a check reports) is the same.
+    @Test(arguments: [true, false])
+    func theReasonDoesNotDependOnWhetherTheCanaryOrTheProbesAnswerFirst(_ resolves: Bool) {
+        let probes: [Settled] = Self.five.map { .portal($0, .wrongContent) }
+        var canaryFirst = Self.findings([], pending: Self.five, canaryPending: true)
+        var probesFirst = canaryFirst
+        func firstFinal(_ steps: [(inout PathFindings) -> Void], from findings: inout PathFindings) -> Conclusion? {
+            for step in steps {
+                step(&findings)
+                let conclusion = VerdictEngine.conclude(findings)
+                if conclusion.isFinal { return conclusion }
+            }
+            return nil
+        }
+        let canary: (inout PathFindings) -> Void = { findings in
+            findings.canary = DNSCanaryReport(name: "netprobe-x.invalid", resolved: resolves, address: nil)
+            findings.canaryPending = false
+        }
+        let landings: [(inout PathFindings) -> Void] = zip(probes, Self.five).map { probe, name in
+            { findings in
+                findings.settled.append(probe.evidence)
+                findings.pending.removeAll { $0.name == name }
+            }
+        }
+        let early = firstFinal([canary] + landings, from: &canaryFirst)
+        let late = firstFinal(landings + [canary], from: &probesFirst)
+        #expect(early?.reason == (resolves ? .dnsHijack : .wrongContent))
+        #expect(late?.reason == early?.reason)
+        #expect(late?.dnsHijack == resolves && early?.dnsHijack == resolves)
+    }
 
     @Test(arguments: rows)
     func concludes(_ row: Row) {

@@ -107,6 +107,27 @@ private func bad(_ label: String, bytes: [UInt8], _ says: String, _ line: Int, _
         #expect(inner["c"]?.content == .number(5))
     }
 
+    /// RFC 8259 compares names code unit by code unit, not by Unicode canonical equivalence:
+    /// a precomposed é and e + U+0301 are two keys, and KELVIN SIGN is not K.
+    @Test func keysAreComparedByTheirCodeUnits() throws {
+        for text in [#"{"\u00e9":1,"e\u0301":2}"#, "{\"\u{E9}\":1,\"e\u{301}\":2}", #"{"\u212A":1,"K":2}"#, #"{"\u2126":1,"\u03a9":2}"#] {
+            let value = try read(text).get()
+            guard case .object(let members) = value.content else {
+                Issue.record("\(value)")
+                continue
+            }
+            #expect(members.count == 2, "\(text)")
+        }
+        let kelvin = try read(#"{"\u212A":1,"K":2}"#).get()
+        guard case .object(let members) = kelvin.content else { return }
+        #expect(members["K"]?.content == .number(2), "the key K is found as itself, not as KELVIN SIGN")
+        #expect(members["\u{212A}"]?.content == .number(1))
+        #expect(members.count == 2 && members["k"] == nil)
+        // The same code units spelled two ways are still the same key.
+        #expect(throws: JSONReader.Failure.self) { try read(#"{"\u00e9":1,"é":2}"#).get() }
+        #expect(throws: JSONReader.Failure.self) { try read(#"{"\u212A":1,"\u212a":2}"#).get() }
+    }
+
     @Test(arguments: ["1", " true ", "null", #""s""#, "-0", "0.5", "1E+2", "[[]]", "\u{FEFF}[1]", "[1,\n2]\n"])
     func acceptsTopLevelScalarsAndSmallDocuments(_ text: String) throws {
         #expect(throws: Never.self) { try read(text).get() }

@@ -17,6 +17,26 @@ final class ResponseCollectorTests: XCTestCase {
         XCTAssertEqual(collector.headers.first?.value, "http://portal.example/")
     }
 
+    /// Only the first line of a header block is a status line: a header named like one
+    /// (`HTTP/x: y`) is a header, and must not erase the Location before it.
+    func testAHeaderThatLooksLikeAStatusLineDoesNotResetTheHeaders() {
+        let collector = ResponseCollector(maxBodyBytes: 10)
+        feed(collector, ["HTTP/1.1 302 Found\r\n", "Location: http://portal.example/\r\n", "HTTP/x: y\r\n",
+                         "HTTP/1.1 200 OK\r\n", "X-After: 1\r\n", "\r\n"])
+        XCTAssertEqual(collector.headers.map(\.name), ["location", "http/x", "x-after"])
+        XCTAssertEqual(collector.headers.first?.value, "http://portal.example/")
+    }
+
+    /// Trailers of a chunked body come through the header callback after a blank line too;
+    /// one that starts like a status line is not a new response.
+    func testATrailerAfterTheBodyDoesNotResetTheHeaders() {
+        let collector = ResponseCollector(maxBodyBytes: 10)
+        feed(collector, ["HTTP/1.1 200 OK\r\n", "Location: http://portal.example/\r\n", "\r\n"])
+        XCTAssertTrue(Array("body".utf8).withUnsafeBytes { collector.appendBody($0) })
+        feed(collector, ["HTTP/1.1 302 Found\r\n", "\r\n"])
+        XCTAssertEqual(collector.headers.first?.value, "http://portal.example/")
+    }
+
     func testFoldedLinesJoinAndJunkIsIgnored() {
         let collector = ResponseCollector(maxBodyBytes: 10)
         feed(collector, ["HTTP/1.1 200 OK\r\n", "X-Long: part one\r\n", "\t part two\r\n", "no colon here\r\n",

@@ -76,6 +76,46 @@ import Testing
         #expect(apiEnded.at >= .seconds(1) && apiEnded.at < .milliseconds(1100))
     }
 
+    /// Every probe gets a foreign page (a portal seen only as wrong content); the `.invalid`
+    /// canary resolves or not, before or after them. The reason depends on what the canary
+    /// says, never on whether it answered first.
+    @Test(arguments: [(canaryAt: 5, resolves: true), (canaryAt: 50, resolves: true),
+                      (canaryAt: 5, resolves: false), (canaryAt: 50, resolves: false)])
+    func aWrongContentPortalWaitsForTheCanaryWhicheverAnswersFirst(_ canary: (canaryAt: Int, resolves: Bool)) throws {
+        let runner = ScriptedRunner { name, _ in
+            if name == DNSCanaryName.request {
+                return ScriptedRunner.Answer(at: .milliseconds(canary.canaryAt), status: canary.resolves ? 200 : nil,
+                                             error: canary.resolves ? nil : .dns)
+            }
+            return ScriptedRunner.Answer(at: .milliseconds(10), status: 200, body: "<html>Welcome to the hotel</html>")
+        }
+        let report = try Kit.checker(Kit.dualStack, runner).run(Kit.options())
+        #expect(report.verdict == .portal)
+        #expect(report.reason == (canary.resolves ? .dnsHijack : .wrongContent), "\(runner.delivered)")
+        #expect(report.dnsCanary?.resolved == canary.resolves)
+        // Nothing waited longer than the later of the two answers.
+        #expect(runner.delivered.allSatisfy { $0.at <= .milliseconds(max(10, canary.canaryAt)) }, "\(runner.delivered)")
+    }
+
+    /// A canary that never answers holds a wrong-content verdict for a short grace only, and the
+    /// probes still running are let go at once rather than kept for it.
+    @Test func aSilentCanaryHoldsTheVerdictForItsGraceOnly() throws {
+        let runner = ScriptedRunner { name, _ in
+            switch name {
+            case DNSCanaryName.request: return nil
+            case "a", "b", "c": return ScriptedRunner.Answer(at: .milliseconds(10), status: 200, body: "<html>Welcome</html>")
+            default: return nil
+            }
+        }
+        let report = try Kit.checker(Kit.dualStack, runner).run(Kit.options())
+        #expect(report.verdict == .portal && report.reason == .wrongContent)
+        #expect(report.dnsCanary?.resolved == nil)
+        let canaryEnded = try #require(runner.delivered.first { $0.name == DNSCanaryName.request })
+        #expect(canaryEnded.at >= .milliseconds(500) && canaryEnded.at <= .milliseconds(510), "\(runner.delivered)")
+        #expect(runner.delivered.filter { $0.name != DNSCanaryName.request }.allSatisfy { $0.at <= .milliseconds(10) },
+                "\(runner.delivered)")
+    }
+
     @Test func aDownPathSendsNothingAndNeverStartsTheHTTPClient() throws {
         var made = false
         let checker = Checker(source: FixedPaths(current: Kit.noRoute), makeRunner: {
@@ -126,4 +166,9 @@ import Testing
         #expect(probes.count == 5)
         #expect(probes.allSatisfy { $0.interface == "eth0" && $0.family == .ipv6 })
     }
+}
+
+/// The canary's request name as the runner sees it (within its path).
+enum DNSCanaryName {
+    static let request = "#dns-canary"
 }

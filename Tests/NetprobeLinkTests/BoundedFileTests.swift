@@ -2,8 +2,9 @@ import Foundation
 @testable import NetprobeLink
 import Testing
 
-/// The modification time that DHCP lease discovery dates lease files by.
-@Suite("bounded file: modification times")
+/// What BoundedFile reads and what it refuses, and the modification time that DHCP lease
+/// discovery dates lease files by.
+@Suite("bounded file", .timeLimit(.minutes(1)))
 struct BoundedFileTests {
     private static func scratch() throws -> String {
         let path = FileManager.default.temporaryDirectory
@@ -34,5 +35,28 @@ struct BoundedFileTests {
         #expect(utimensat(AT_FDCWD, target, &times, 0) == 0)
         #expect(symlink(target, link) == 0)
         #expect(BoundedFile.modificationTime(link) == 1_000_000_000)
+    }
+
+    @Test func aSymbolicLinkIsReadOnlyWhenFollowingIsAllowed() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let target = "\(directory)/target", link = "\(directory)/link"
+        #expect(FileManager.default.createFile(atPath: target, contents: Data("x=1\n".utf8)))
+        #expect(symlink(target, link) == 0)
+        #expect(BoundedFile.bytes(link) == Array("x=1\n".utf8))
+        #expect(BoundedFile.bytes(link, followSymlinks: false) == nil)
+        #expect(BoundedFile.bytes(target, followSymlinks: false) == Array("x=1\n".utf8))
+    }
+
+    /// A FIFO with no writer would block a plain open(2) forever: it must come back at once.
+    @Test func onlyRegularFilesAreReadAndNothingBlocks() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let fifo = "\(directory)/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for path in [fifo, directory, "/dev/zero", "/dev/null"] {
+            #expect(BoundedFile.bytes(path) == nil, "\(path)")
+            #expect(BoundedFile.bytes(path, followSymlinks: false) == nil, "\(path)")
+        }
     }
 }

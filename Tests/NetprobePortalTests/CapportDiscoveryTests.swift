@@ -60,6 +60,15 @@ import Testing
         #expect(Self.find(tree) == .init(uri: "https://capport.portal.test/api?client=1", source: "systemd-networkd", interface: "eth0"))
     }
 
+    /// State files are never links; one that is (pointing the read at any file) is not read.
+    @Test func aStateFileThatIsASymbolicLinkIsNotRead() throws {
+        let tree = try Tree()
+        try tree.write("elsewhere", Self.networkdState)
+        try FileManager.default.createDirectory(atPath: "\(tree.root)/netif/links", withIntermediateDirectories: true)
+        #expect(symlink("\(tree.root)/elsewhere", "\(tree.root)/netif/links/2") == 0)
+        #expect(Self.find(tree) == nil)
+    }
+
     @Test func explicitURLWins() throws {
         let tree = try Tree()
         try tree.write("netif/links/2", Self.networkdState)

@@ -111,6 +111,39 @@ extension LabSuite {
             #expect(paths.count == 1 && paths[0]["interface"] as? String == "v1" && paths[0]["family"] as? String == "ipv4")
         }
 
+        /// SIGTERM (systemd's stop) or SIGINT while a hook runs: watch ends the hook's process
+        /// group and exits 0 within a second, not after --exec-timeout, its record written. This
+        /// hook ignores SIGTERM (and so does the child it started), so it takes the SIGKILL.
+        @Test(arguments: [SIGTERM, SIGINT])
+        func aStopSignalEndsTheRunningHookAndWatchAtOnce(_ stop: Int32) throws {
+            let lab = try Lab()
+            defer { lab.close() }
+            let dir = lab.directory
+            let hook = try lab.file("hook.sh", """
+                #!/bin/sh
+                trap '' TERM
+                sleep 60 &
+                echo $! > \(dir)/sleep.pid
+                echo $$ > \(dir)/hook.pid.tmp
+                mv \(dir)/hook.pid.tmp \(dir)/hook.pid
+                while :; do wait; done
+                """, executable: true)
+            let watch = try lab.netprobe(["watch", "--config", lab.config, "--json", "--exec-timeout", "60", "--exec", hook])
+            defer { watch.stop() }
+            #expect(FileEvents.until(dir, timeout: 10) { FileManager.default.fileExists(atPath: "\(dir)/hook.pid") })
+            let hookPID = try #require(Int32(contents("\(dir)/hook.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+            let sleepPID = try #require(Int32(contents("\(dir)/sleep.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+            #expect(watch.waitForLines(1, timeout: 10).count == 1)
+
+            let stopped = Date()
+            watch.signal(stop)
+            #expect(watch.waitForExit(timeout: 10 * Slowdown.factor) == 0)
+            #expect(Date().timeIntervalSince(stopped) < Slowdown.factor, "watch waited for the hook")
+            #expect(!isAlive(hookPID) && !isAlive(sleepPID), "the hook's process group outlived watch")
+            let records = try Record.parseAll(watch.lines)
+            #expect(records.map(\.state) == ["online/probes-validated"])
+        }
+
         @Test func aHangingHookIsKilledAndTheNextWaitsForIt() throws {
             let lab = try Lab()
             defer { lab.close() }

@@ -71,6 +71,10 @@ CASES = [
     Case("subcommand-help", ["watch", "--help"], 0, stdout=["--exec-timeout <seconds>"]),
     Case("config-name-controls", ["config", "check", "/nonexistent/" + ESC + "[2J" + CSI8 + ".json"], 78,
          stderr=["\\x1b[2J\\u{009b}.json"]),
+    # A valid file: the name is printed on stdout ("FILE: ok: ..."), escaped there too.
+    Case("config-name-controls-valid",
+         lambda ctx: ["config", "check", ctx.probes(["/generate_204"] * 2, name="p" + ESC + "[2J" + CSI8 + ".json")], 0,
+         stdout=["p\\x1b[2J\\u{009b}.json: ok"]),
 ]
 
 for case in CASES:

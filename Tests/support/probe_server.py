@@ -189,6 +189,12 @@ def b_bad_status_line(conn, q):
     conn.sendall(b"HTTP/1.1 abc Bogus\r\nContent-Length: 0\r\n\r\n")
 
 
+def b_status_like_header(conn, q):
+    # A header named like a status line after Location: only a block's first line is a status line.
+    response(conn, 302, "Found", [("Location", "http://portal.example/login"), ("HTTP/x", "y"),
+                                  ("Content-Type", "text/html")], b"<html>moved</html>")
+
+
 def b_control_headers(conn, q):
     # C0 and C1 (U+009B is CSI as UTF-8) in the headers netprobe reports: Location, Via, Content-Type.
     csi = "\xc2\x9b"  # latin-1 encoded by response(): the raw UTF-8 bytes of U+009B
@@ -233,6 +239,7 @@ BEHAVIOURS = {
     "/huge-header-line": b_huge_header_line, "/conflicting-length": b_conflicting_length,
     "/bad-encoding": b_bad_encoding, "/bad-chunked": b_bad_chunked, "/bad-status-line": b_bad_status_line,
     "/control-headers": b_control_headers, "/control-wispr": b_control_wispr,
+    "/status-like-header": b_status_like_header,
 }
 
 

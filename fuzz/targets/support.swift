@@ -11,16 +11,19 @@ enum FuzzJSON {
         case .string(let text): return JSONPath.quoted(text)
         case .array(let items): return "[" + items.map(write).joined(separator: ",") + "]"
         case .object(let members):
-            return "{" + members.map { JSONPath.quoted($0.key) + ":" + write($0.value) }.joined(separator: ",") + "}"
+            return "{" + members.map { JSONPath.quoted($0.key.text) + ":" + write($0.value) }.joined(separator: ",") + "}"
         }
     }
 
-    /// Equal apart from positions.
+    /// Equal apart from positions. Keys (JSONKey) and strings are compared by their UTF-8 bytes,
+    /// the reader's rule for names: a key or string that came back as another spelling of the
+    /// same characters (canonically equivalent, but other code units) has changed.
     static func sameContent(_ a: JSONValue, _ b: JSONValue) -> Bool {
         switch (a.content, b.content) {
         case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy(sameContent)
         case (.object(let x), .object(let y)):
             return x.count == y.count && x.allSatisfy { key, value in y[key].map { sameContent(value, $0) } ?? false }
+        case (.string(let x), .string(let y)): return x.utf8.elementsEqual(y.utf8)
         case (.number(let x), .number(let y)): return x == y
         default: return a.content == b.content
         }

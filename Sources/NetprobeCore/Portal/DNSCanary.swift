@@ -5,7 +5,8 @@
 public struct DNSCanaryReport: Sendable, Equatable {
     public var name: String
     /// true: the name resolved; false: it did not (as it must); nil: no answer before the
-    /// verdict was decided or the deadline passed (the canary never delays the verdict).
+    /// verdict was decided or the deadline passed (the canary does not delay the verdict, but
+    /// for a wrong-content portal, which waits a short grace for it).
     public var resolved: Bool?
     /// Where the name led, when libcurl learned it.
     public var address: String?

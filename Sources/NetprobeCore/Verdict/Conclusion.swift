@@ -13,9 +13,12 @@ public struct PathFindings: Sendable {
     /// The API was asked and has not answered yet.
     public var capportPending: Bool
     public var canary: DNSCanaryReport?
+    /// The canary was sent and has not answered yet.
+    public var canaryPending: Bool
 
     public init(quorum: Int, gate: GateResult, settled: [ProbeEvidence] = [], pending: [ProbeSpec] = [],
-                capport: CapportReport? = nil, capportPending: Bool = false, canary: DNSCanaryReport? = nil) {
+                capport: CapportReport? = nil, capportPending: Bool = false, canary: DNSCanaryReport? = nil,
+                canaryPending: Bool = false) {
         self.quorum = quorum
         self.gate = gate
         self.settled = settled
@@ -23,6 +26,7 @@ public struct PathFindings: Sendable {
         self.capport = capport
         self.capportPending = capportPending
         self.canary = canary
+        self.canaryPending = canaryPending
     }
 }
 
@@ -30,10 +34,16 @@ public struct PathFindings: Sendable {
 public struct Conclusion: Sendable, Equatable {
     public var verdict: Verdict
     public var reason: Reason
-    /// No pending probe, and no pending API answer, can change the verdict any more.
+    /// Nothing pending can change the verdict or the reason any more: no probe, no API
+    /// answer, and no canary answer (see `awaitsCanary`).
     public var isFinal: Bool
-    /// The probes alone can no longer change the verdict (the API may still be awaited).
+    /// The probes alone can no longer change the verdict (the API or the canary may still be awaited).
     public var probesFinal: Bool
+    /// The canary has not answered and its answer would change the reason: a portal seen only
+    /// as wrong content is `dns-hijack` if the canary resolves. Such a conclusion is not final,
+    /// so the reason does not depend on whether the probes or the canary answered first; the
+    /// check loop waits for the canary a short bounded grace only.
+    public var awaitsCanary: Bool
     public var portal: PortalInfo?
     /// Only on an online verdict: true when an HTTPS probe failed while HTTP validated.
     public var partial: Bool?
@@ -47,13 +57,15 @@ public struct Conclusion: Sendable, Equatable {
     /// Correct answers came through a transparent proxy (`NetworkInsights.proxy`).
     public var proxy: Bool
 
-    public init(verdict: Verdict, reason: Reason, isFinal: Bool = true, probesFinal: Bool = true, portal: PortalInfo? = nil,
+    public init(verdict: Verdict, reason: Reason, isFinal: Bool = true, probesFinal: Bool = true, awaitsCanary: Bool = false,
+                portal: PortalInfo? = nil,
                 partial: Bool? = nil, partialError: String? = nil, successOperators: Int = 0, portalOperators: Int = 0,
                 quorum: Int, dnsHijack: Bool = false, proxy: Bool = false) {
         self.verdict = verdict
         self.reason = reason
         self.isFinal = isFinal
         self.probesFinal = probesFinal
+        self.awaitsCanary = awaitsCanary
         self.portal = portal
         self.partial = partial
         self.partialError = partialError
@@ -96,9 +108,13 @@ extension VerdictEngine {
         }
         // "HTTP works, HTTPS does not" describes an online path; behind a portal or offline it says nothing.
         let partial = verdict == .online ? partial(answered) : nil
+        // Only wrong-content can still become dns-hijack by the canary's answer; a stronger
+        // portal reason, or another verdict, is what it is whatever the canary says.
+        let awaitsCanary = findings.canaryPending && reason == .wrongContent
         return Conclusion(
             verdict: verdict, reason: reason,
-            isFinal: tally.isFinal && !findings.capportPending, probesFinal: tally.isFinal,
+            isFinal: tally.isFinal && !findings.capportPending && !awaitsCanary, probesFinal: tally.isFinal,
+            awaitsCanary: awaitsCanary,
             portal: verdict == .portal ? PortalLocator.locate(findings.settled, capport: findings.capport) : nil,
             partial: partial, partialError: NetworkInsights.partialError(answered, partial: partial),
             successOperators: tally.successOperators, portalOperators: tally.portalOperators, quorum: findings.quorum,

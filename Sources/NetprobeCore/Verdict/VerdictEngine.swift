@@ -9,7 +9,8 @@
 ///   S >= q            -> online   (one lying or dead endpoint cannot make or break this)
 ///   P >= 1            -> portal   (interception seen, the Internet not proven)
 ///   otherwise         -> offline  (with the dominant failure as the reason)
-/// The verdict is final when every possible outcome of the pending probes gives the same verdict.
+/// The verdict is final when every possible outcome of the pending probes gives the same verdict
+/// (and the API has answered); a wrong-content portal waits for the canary's answer as well.
 /// `VerdictEngine.conclude` (Conclusion.swift) is the one place a path's whole answer is decided.
 public enum Verdict: String, Codable, Sendable, Comparable {
     case online, portal, offline
