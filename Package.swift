@@ -43,12 +43,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "NetprobeCoreTests", dependencies: ["NetprobeCore"]),
+        // The verdict tables' one helper (`VerdictEngine.decide`), shared by the test targets
+        // that judge evidence; never linked into netprobe.
+        .target(name: "VerdictTables", dependencies: ["NetprobeCore"], path: "Tests/VerdictTables"),
+        .testTarget(name: "NetprobeCoreTests", dependencies: ["NetprobeCore", "VerdictTables"]),
         .testTarget(name: "NetprobeHTTPTests", dependencies: ["NetprobeHTTP", "NetprobeCore"]),
         .testTarget(name: "NetprobeLinkTests", dependencies: ["NetprobeLink", "NetprobeCore"]),
         .testTarget(name: "NetprobeCLITests", dependencies: ["NetprobeCore"]),
         .testTarget(name: "NetprobeWaitTests", dependencies: ["NetprobeCore"]),
-        .testTarget(name: "NetprobePortalTests", dependencies: ["NetprobeCore", "NetprobeKit"]),
+        .testTarget(name: "NetprobePortalTests", dependencies: ["NetprobeCore", "NetprobeKit", "VerdictTables"]),
         // The check loop in-process, on a scripted runner and a fixed kernel view: no namespaces, milliseconds.
         .testTarget(name: "NetprobeKitTests", dependencies: ["NetprobeKit", "NetprobeCore", "NetprobeHTTP"]),
     ],

@@ -1,4 +1,5 @@
 import NetprobeCore
+import VerdictTables
 import Testing
 
 /// What a verdict row expects of `partial`.
@@ -149,11 +150,11 @@ private func all(_ make: (String) -> Settled, https: Settled) -> [Settled] {
 
     /// Every reason the engine gives is explained to people (text output and man page).
     @Test func everyReasonIsExplained() {
-        let known = Set(ReasonText.all.map(\.code))
+        let known = Set(Reason.allCases.map(\.rawValue))
         let given = Set(Self.cases.map(\.reason) + VerdictFinalityTests.cases.map(\.reason))
             .union(["no-link", "no-address", "no-default-route"])
         #expect(given.subtracting(known).isEmpty, "unexplained: \(given.subtracting(known).sorted())")
-        for code in given { #expect(ReasonText.explain(code) != code) }
+        for code in given { #expect(Reason(rawValue: code).map { !$0.meaning.isEmpty } == true) }
     }
 
     /// Settling order must not matter: the engine sees a set of evidence. (Which probe names

@@ -1,4 +1,5 @@
 import NetprobeCore
+import VerdictTables
 import Testing
 
 /// When may netprobe stop and cancel the remaining transfers? Exactly when no outcome

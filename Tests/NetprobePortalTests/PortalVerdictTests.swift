@@ -1,4 +1,5 @@
 @testable import NetprobeCore
+import VerdictTables
 import Testing
 
 /// The verdict engine with DNS-hijack evidence and the Captive Portal API.

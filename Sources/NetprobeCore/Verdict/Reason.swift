@@ -51,16 +51,3 @@ public enum Reason: String, CaseIterable, Sendable, Codable {
         self == .noLink || self == .noAddress || self == .noDefaultRoute
     }
 }
-
-/// The reason codes with their meanings, in the man page's order.
-public enum ReasonText {
-    public static var all: [(code: String, meaning: String)] {
-        Reason.allCases.map { ($0.rawValue, $0.meaning) }
-    }
-
-    public static func explain(_ reason: Reason) -> String { reason.meaning }
-
-    public static func explain(_ code: String) -> String {
-        Reason(rawValue: code)?.meaning ?? code
-    }
-}

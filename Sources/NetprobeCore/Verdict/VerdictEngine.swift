@@ -11,77 +11,7 @@
 ///   otherwise         -> offline  (with the dominant failure as the reason)
 /// The verdict is final when every possible outcome of the pending probes gives the same verdict
 /// (and the API has answered); a wrong-content portal waits for the canary's answer as well.
-/// `VerdictEngine.conclude` (Conclusion.swift) is the one place a path's whole answer is decided.
-public enum Verdict: String, Codable, Sendable, Comparable {
-    case online, portal, offline
-
-    /// online > portal > offline: the better way out wins when paths disagree.
-    private var rank: Int {
-        switch self {
-        case .online: return 2
-        case .portal: return 1
-        case .offline: return 0
-        }
-    }
-
-    public static func < (lhs: Verdict, rhs: Verdict) -> Bool { lhs.rank < rhs.rank }
-
-    /// The process's exit status for this verdict: a stable interface, scripts and units test it.
-    public var exitCode: Int32 {
-        switch self {
-        case .online: return 0
-        case .offline: return 1
-        case .portal: return 2
-        }
-    }
-}
-
-/// What the probes alone say (no API, no canary): the verdict, whether it can still change,
-/// and the operator counts behind it.
-struct ProbeTally: Sendable, Equatable {
-    var verdict: Verdict
-    var isFinal: Bool
-    var successOperators: Int
-    var portalOperators: Int
-
-    init(quorum: Int, answered: [ProbeEvidence], pending: [ProbeSpec]) {
-        // An operator may count in both sets: interception seen on one of its probes is not
-        // excused by another of its probes getting through (portals allow-list hosts).
-        // By index, not filter/map: those copied every evidence (spec, observation, body) in
-        // each of the re-evaluations that follow every result.
-        var successOps: Set<String> = [], portalOps: Set<String> = []
-        for index in answered.indices {
-            let outcome = answered[index].outcome
-            if outcome == .success { successOps.insert(answered[index].spec.operatorName) }
-            if outcome == .portal || answered[index].dnsHijack == true { portalOps.insert(answered[index].spec.operatorName) }
-        }
-        let pendingOps = Set(pending.map(\.operatorName))
-        let canAddSuccess = pendingOps.subtracting(successOps).count
-        let canAddPortal = pendingOps.subtracting(portalOps).count
-        let now = Self.verdict(success: successOps.count, portal: portalOps.count, quorum: quorum)
-        // Both counts only grow as probes land, so checking every reachable pair of counts is exhaustive.
-        var isFinal = true
-        outer: for extraSuccess in 0...canAddSuccess {
-            for extraPortal in 0...canAddPortal
-            where Self.verdict(success: successOps.count + extraSuccess, portal: portalOps.count + extraPortal, quorum: quorum) != now {
-                isFinal = false
-                break outer
-            }
-        }
-        self.verdict = now
-        self.isFinal = isFinal
-        self.successOperators = successOps.count
-        self.portalOperators = portalOps.count
-    }
-
-    static func verdict(success: Int, portal: Int, quorum: Int) -> Verdict {
-        if portal >= quorum { return .portal }
-        if success >= quorum { return .online }
-        if portal >= 1 { return .portal }
-        return .offline
-    }
-}
-
+/// `VerdictEngine.conclude` is the one place a path's whole answer is decided.
 public enum VerdictEngine {
     /// Portal reasons, strongest first: http-511 and http-redirect (the portal speaking on a probe),
     /// capport-captive (the network's API says so), dns-hijack (a probe name led to a private or
@@ -141,5 +71,49 @@ public enum VerdictEngine {
         guard httpValidated, anyHTTPS else { return nil }
         if httpsFailed { return true }
         return httpsValidated ? false : nil
+    }
+
+    /// The one place a path's verdict is decided: gate, evidence, pending probes, API and canary
+    /// in; verdict, reason, finality, portal, partial flag and counts out.
+    public static func conclude(_ findings: PathFindings) -> Conclusion {
+        if case .offline(let reason) = findings.gate {
+            return Conclusion(verdict: .offline, reason: reason, quorum: findings.quorum)
+        }
+        let answered = findings.settled.filter { $0.outcome != .skipped }
+        let tally = ProbeTally(quorum: findings.quorum, answered: answered, pending: findings.pending)
+        let captive = !findings.capportPending && findings.capport?.state == .answered && findings.capport?.answer?.captive == true
+        let canaryResolved = findings.canary?.resolved == true
+        // Finality is judged on the probes alone, so the reason does not depend on whether the API
+        // or the probes answered first; a captive API changes the verdict, never the waiting.
+        let verdict = captive ? .portal : tally.verdict
+        let reason: Reason
+        switch verdict {
+        case .online:
+            reason = .probesValidated
+        case .portal:
+            reason = portalReason(answered: answered, captive: captive, canaryResolved: canaryResolved)
+        case .offline:
+            if findings.settled.isEmpty && findings.pending.isEmpty {
+                reason = .noProbes
+            } else if tally.successOperators > 0 {
+                reason = .quorumNotMet
+            } else {
+                reason = dominantFailure(answered.filter { $0.outcome == .failure })
+            }
+        }
+        // "HTTP works, HTTPS does not" describes an online path; behind a portal or offline it says nothing.
+        let partial = verdict == .online ? partial(answered) : nil
+        // Only wrong-content can still become dns-hijack by the canary's answer; a stronger
+        // portal reason, or another verdict, is what it is whatever the canary says.
+        let awaitsCanary = findings.canaryPending && reason == .wrongContent
+        return Conclusion(
+            verdict: verdict, reason: reason,
+            isFinal: tally.isFinal && !findings.capportPending && !awaitsCanary, probesFinal: tally.isFinal,
+            awaitsCanary: awaitsCanary,
+            portal: verdict == .portal ? PortalLocator.locate(findings.settled, capport: findings.capport) : nil,
+            partial: partial, partialError: NetworkInsights.partialError(answered, partial: partial),
+            successOperators: tally.successOperators, portalOperators: tally.portalOperators, quorum: findings.quorum,
+            dnsHijack: NetworkInsights.dnsHijack(answered) || canaryResolved,
+            proxy: NetworkInsights.proxy(answered))
     }
 }
