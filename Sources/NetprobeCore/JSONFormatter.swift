@@ -94,6 +94,24 @@ enum DNSDocument {
             "source": .string(dns.source),
         ])
     }
+
+    /// A check's `dns`: the configured resolvers, the link's, and which the verdict rests on.
+    static func json(_ dns: DNSConfiguration, resolvers: ResolverReport) -> JSONOut {
+        .object([
+            "configured": .strings(dns.servers),
+            "link": .strings(resolvers.link),
+            "link_asked": .bool(resolvers.linkAsked),
+            "link_error": .string(NetworkText.jsonValue(resolvers.linkError)),
+            "link_interface": .string(resolvers.linkInterface),
+            "link_server": .string(resolvers.linkServer),
+            "link_source": .string(resolvers.linkSource),
+            "local_stub": .bool(dns.localStub),
+            "search_domains": .strings(dns.searchDomains),
+            "servers": .strings(dns.servers),
+            "source": .string(dns.source),
+            "used": .string(resolvers.used.rawValue),
+        ])
+    }
 }
 
 enum ReportDocument {
@@ -101,7 +119,7 @@ enum ReportDocument {
         .object([
             "capport": report.capport.map(CapportDocument.json) ?? .null,
             "default_routes": .array(report.path.defaultRoutes.map(RouteDocument.json)),
-            "dns": DNSDocument.json(report.path.dns),
+            "dns": DNSDocument.json(report.path.dns, resolvers: report.resolvers),
             "dns_canary": report.dnsCanary.map(CanaryDocument.json) ?? .null,
             "dns_hijack": .bool(report.dnsHijack),
             "duration_ms": .number(Rounding.ms(report.durationMs)),

@@ -19,6 +19,7 @@ enum ProbeDocument {
             "proxy": .string(observation?.proxy),
             "proxy_auth_realm": .string(NetworkText.jsonValue(observation?.proxyAuthRealm)),
             "remote_address": .string(observation?.remoteAddress),
+            "resolver": .string(observation?.resolver),
             "skip_reason": .string(evidence.skipReason?.rawValue),
             "status": .int(observation?.status),
             "timings": observation.map { timings($0.timings) } ?? .null,

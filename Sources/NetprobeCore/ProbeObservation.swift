@@ -82,6 +82,10 @@ public struct ProbeObservation: Sendable, Equatable {
     public var proxyConnectStatus: Int?
     /// The realm of the proxy's `Proxy-Authenticate` challenge when it answered 407 (never credentials).
     public var proxyAuthRealm: String?
+    /// Whose answer the host's addresses came from: "configured" (the system's resolvers),
+    /// "link" (the link's own, asked by netprobe and pinned), "proxy" (the proxy resolves);
+    /// nil when nothing was resolved (an IP literal, or never sent).
+    public var resolver: String?
 
     public init(
         name: String, url: String, status: Int? = nil, headers: [(name: String, value: String)] = [],
@@ -123,6 +127,6 @@ public struct ProbeObservation: Sendable, Equatable {
             && lhs.transportError == rhs.transportError && lhs.timings == rhs.timings
             && lhs.remoteAddress == rhs.remoteAddress && lhs.proxy == rhs.proxy
             && lhs.proxyAddress == rhs.proxyAddress && lhs.proxyConnectStatus == rhs.proxyConnectStatus
-            && lhs.proxyAuthRealm == rhs.proxyAuthRealm
+            && lhs.proxyAuthRealm == rhs.proxyAuthRealm && lhs.resolver == rhs.resolver
     }
 }

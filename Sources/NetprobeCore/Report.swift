@@ -49,9 +49,12 @@ public struct PathReport: Sendable, Equatable {
     public var capport: CapportReport?
     /// The `.invalid` canary (see `DNSCanaryReport`); nil when none was sent.
     public var canary: DNSCanaryReport?
+    /// Which resolvers the answer rests on: the configured ones, or the link's own.
+    public var resolvers: ResolverReport
 
     public init(interface: String?, family: AddressFamily?, isDefault: Bool, conclusion: Conclusion, families: [AddressFamily],
-                probes: [ProbeEvidence], durationMs: Double, capport: CapportReport? = nil, canary: DNSCanaryReport? = nil) {
+                probes: [ProbeEvidence], durationMs: Double, capport: CapportReport? = nil, canary: DNSCanaryReport? = nil,
+                resolvers: ResolverReport = ResolverReport()) {
         self.interface = interface
         self.family = family
         self.isDefault = isDefault
@@ -61,6 +64,7 @@ public struct PathReport: Sendable, Equatable {
         self.durationMs = durationMs
         self.capport = capport
         self.canary = canary
+        self.resolvers = resolvers
     }
 }
 
@@ -103,6 +107,7 @@ public struct Report: Sendable, Equatable {
     public var probes: [ProbeEvidence] { answer.probes }
     public var capport: CapportReport? { answer.capport }
     public var dnsCanary: DNSCanaryReport? { answer.canary }
+    public var resolvers: ResolverReport { answer.resolvers }
 
     /// The explicit proxies the overall answer's probes went through (redacted), in probe order.
     public var proxiesUsed: [String] {

@@ -16,6 +16,7 @@ public enum TextFormatter {
         }
         lines.append("\(word)  \(report.reason.rawValue): \(report.reason.meaning)")
         lines.append(contentsOf: portalLines(report, palette: palette))
+        lines.append(contentsOf: resolverLines(report))
         lines.append(contentsOf: pathVerdictLines(report))
         lines.append("  quorum: \(report.successOperators) operator(s) validated, \(report.portalOperators) intercepted, \(report.quorumRequired) required")
         if !report.proxiesUsed.isEmpty {
@@ -32,6 +33,28 @@ public enum TextFormatter {
         }
         lines.append("  took \(TextHelpers.fixed(report.durationMs, decimals: 0)) ms")
         return lines.joined(separator: "\n")
+    }
+
+    /// What the resolvers had to do with the answer: which to use when the configured ones are
+    /// blocked, where the portal was found, or why asking the link's own did not help.
+    static func resolverLines(_ report: Report) -> [String] {
+        let resolvers = report.resolvers
+        let server = resolvers.linkServer.map { TerminalText.escape($0) } ?? ""
+        let announced = "the network's resolver \(server)" + (resolvers.linkSource.map { " (announced via \($0)"
+            + (resolvers.linkInterface.map { " on \(TerminalText.escape($0))" } ?? "") + ")" } ?? "")
+        let configured = report.path.dns.servers.isEmpty ? "none" : report.path.dns.servers.map { TerminalText.escape($0) }.joined(separator: " ")
+        if report.reason == .resolverBlocked {
+            return ["  dns: the configured resolvers (\(configured)) do not answer on this network; \(announced) does:",
+                    "       use it for this network, or log into its portal first if it has one"]
+        }
+        if resolvers.used == .link {
+            return ["  dns: found through \(announced); the configured resolvers (\(configured)) do not answer here:",
+                    "       log in first, then they may work again"]
+        }
+        if resolvers.linkAsked, let error = resolvers.linkError {
+            return ["  dns: the network's own resolvers were asked too: \(TerminalText.escape(error))"]
+        }
+        return []
     }
 
     /// With several paths (--all-paths), one line each: `path ipv6 via eth0: offline (timeout)`.

@@ -10,7 +10,7 @@ import Foundation
 /// reader accepts and another reads differently is how a probe ends up somewhere else.
 /// So: ASCII only, every `%` followed by two hex digits, brackets only around an IPv6
 /// literal, a host of DNS size (at most 253 bytes, labels of at most 63), a port of 1-65535.
-enum URLSyntax {
+public enum URLSyntax {
     /// The parts of a valid absolute URL, or nil when it is not one.
     struct Parts: Equatable {
         var scheme: String
@@ -122,4 +122,13 @@ enum URLSyntax {
     private static func isAlpha(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
     private static func isHex(_ byte: UInt8) -> Bool { isDigit(byte) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x66) }
+}
+
+extension URLSyntax {
+    /// The host (as written, lower case) and port (the scheme's when none is written) of a
+    /// valid http(s) URL: what a name lookup for it asks and what `CURLOPT_RESOLVE` pins.
+    public static func hostAndPort(_ url: String) -> (host: String, port: Int)? {
+        guard let parts = parse(url) else { return nil }
+        return (parts.host.lowercased(), parts.port ?? (parts.scheme == "https" ? 443 : 80))
+    }
 }

@@ -24,6 +24,13 @@ public struct ProbeRequest: Sendable, Equatable {
     /// The proxy to go through (`ProxySettings.proxy(for:)`); nil is direct, whatever the
     /// environment says: libcurl never reads proxy variables for a probe on its own.
     public var proxy: ProxyURL?
+    /// Addresses to use for the URL's host instead of the system resolver's
+    /// (CURLOPT_RESOLVE), when netprobe resolved it itself through the link's resolvers.
+    public var pinnedAddresses: [String] = []
+    /// When set: if the host has not resolved after this many seconds, the transfer ends with
+    /// a DNS error (`ProbeRunner.unresolvedError`) rather than wait for the system resolver's
+    /// own time-outs. Used only when the link's resolvers can be asked instead.
+    public var resolveWithin: Double?
 
     public init(
         name: String, url: String, timeout: Double, interface: String? = nil, family: AddressFamily? = nil,

@@ -130,6 +130,9 @@ public final class ProbeRunner {
             }
             // Transfers whose cut-off has come end now, in request order.
             let now = ContinuousClock.now
+            for transfer in active where Self.resolveDue(transfer, now: now) && cutoffs[transfer.request.name] == nil {
+                cutoffs[transfer.request.name] = (now, Self.unresolvedError(after: transfer.request.resolveWithin ?? 0))
+            }
             let isDue = { (transfer: Transfer) in self.cutoffs[transfer.request.name].map { $0.instant <= now } ?? false }
             // Nothing is cut off until an answer decides something: most wake-ups look once.
             let due = cutoffs.isEmpty ? [] : active.filter(isDue)
@@ -140,7 +143,7 @@ public final class ProbeRunner {
             }
             let leftMs = (deadline - .now).inMilliseconds
             guard !active.isEmpty, listening, leftMs > 0 else { break }
-            let nextCutoff = active.compactMap { cutoffs[$0.request.name]?.instant }.min()
+            let nextCutoff = active.compactMap { cutoffs[$0.request.name]?.instant ?? Self.pendingResolveCutoff($0) }.min()
             let cutoffMs = nextCutoff.map { ($0 - .now).inMilliseconds } ?? leftMs
             // libcurl shortens the wait itself when one of its own timers is due sooner.
             let polled = netprobe_multi_poll(multi, nil, 0, Int32(max(0, min(1000, min(leftMs, cutoffMs))).rounded(.up)), nil)
@@ -167,6 +170,30 @@ public final class ProbeRunner {
     }
 
     // MARK: - Helpers
+
+    /// When a transfer with `resolveWithin` must have resolved its host.
+    private static func resolveCutoff(_ transfer: Transfer) -> ContinuousClock.Instant? {
+        guard let seconds = transfer.request.resolveWithin else { return nil }
+        return transfer.started + .milliseconds(Int64(seconds * 1000))
+    }
+
+    /// The resolve deadline of a transfer whose host has not resolved yet.
+    private static func pendingResolveCutoff(_ transfer: Transfer) -> ContinuousClock.Instant? {
+        guard let cutoff = resolveCutoff(transfer), !transfer.hasResolved else { return nil }
+        return cutoff
+    }
+
+    /// Its resolve deadline has come and the system resolver has not answered yet.
+    private static func resolveDue(_ transfer: Transfer, now: ContinuousClock.Instant) -> Bool {
+        guard let cutoff = pendingResolveCutoff(transfer) else { return false }
+        return cutoff <= now
+    }
+
+    /// The configured resolvers gave no answer in time: a DNS failure of its own making.
+    static func unresolvedError(after seconds: Double) -> TransportError {
+        TransportError(kind: .dns, code: Int(CURLE_COULDNT_RESOLVE_HOST.rawValue),
+                       message: "the configured resolvers gave no answer within \(seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)) s")
+    }
 
     /// The per-probe limit in milliseconds; a missing or nonsensical one leaves only the deadline.
     private static func probeLimitMs(_ seconds: Double) -> Double {

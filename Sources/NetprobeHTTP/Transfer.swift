@@ -23,6 +23,7 @@ final class Transfer {
     private let collector: ResponseCollector
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var resolveList: UnsafeMutablePointer<curl_slist>?
     private var multi: UnsafeMutableRawPointer?
 
     /// `trust`: the round's shared certificate stores, for transfers that trust a hashed directory.
@@ -44,6 +45,7 @@ final class Transfer {
         detach()
         netprobe_easy_cleanup(handle)
         netprobe_slist_free_all(headerList)
+        netprobe_slist_free_all(resolveList)
         errorBuffer.deallocate()
     }
 
@@ -103,6 +105,9 @@ final class Transfer {
             try setTrust(sharing: trust)
         }
         try setHeaders()
+        if !request.pinnedAddresses.isEmpty {
+            try pinAddresses()
+        }
         try check(netprobe_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), "CURLOPT_ERRORBUFFER")
         try setCallbacks()
     }
@@ -139,6 +144,23 @@ final class Transfer {
             headerList = appended
         }
         try check(netprobe_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList), "CURLOPT_HTTPHEADER")
+    }
+
+    /// "HOST:PORT:ADDR,ADDR": libcurl connects there without asking the system resolver.
+    private func pinAddresses() throws(TransferSetupError) {
+        guard let target = URLSyntax.hostAndPort(request.url) else { return }
+        let addresses = request.pinnedAddresses.map { $0.contains(":") ? "[\($0)]" : $0 }.joined(separator: ",")
+        guard let list = netprobe_slist_append(nil, "\(target.host):\(target.port):\(addresses)") else {
+            throw TransferSetupError(code: CURLE_OUT_OF_MEMORY.rawValue, message: "curl_slist_append failed")
+        }
+        resolveList = list
+        try check(netprobe_easy_setopt_slist(handle, CURLOPT_RESOLVE, resolveList), "CURLOPT_RESOLVE")
+    }
+
+    /// The host has resolved (libcurl's name lookup time is set once it has).
+    var hasResolved: Bool {
+        var value: curl_off_t = 0
+        return netprobe_easy_getinfo_off_t(handle, CURLINFO_NAMELOOKUP_TIME_T, &value) == CURLE_OK && value > 0
     }
 
     private static func headerName(_ line: String) -> String {

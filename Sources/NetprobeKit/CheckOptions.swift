@@ -18,6 +18,8 @@ public struct CheckOptions: Sendable {
     /// reads it). The Captive Portal API query and the canary always go direct: they ask the
     /// local network, not the Internet.
     public var proxy: ProxySettings
+    /// Ask the link's own resolvers when the configured ones fail (`--no-link-resolvers`: never).
+    public var askLinkResolvers = true
 
     public init(config: ProbeConfig, families: Set<AddressFamily> = Set(AddressFamily.allCases), interfaces: [String] = [],
                 timeout: Double? = nil, caBundle: String? = nil, capportURL: String? = nil,

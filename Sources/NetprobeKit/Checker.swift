@@ -45,8 +45,12 @@ public final class Checker {
         lastGates = Self.gates(options, snapshot: snapshot)
         let plans = options.allPaths ? PathPlan.every(options, snapshot: snapshot) : [PathPlan.machine(options, snapshot: snapshot)]
         var round = Round(plans, quorum: options.config.quorum, started: start)
-        let results = round.isEmpty ? round.run(on: NoTransfers(), deadline: deadline)
+        var results = round.isEmpty ? round.run(on: NoTransfers(), deadline: deadline)
                                     : round.run(on: try transferRunner(), deadline: deadline)
+        for index in results.indices {
+            results[index] = try LinkResolverFallback.retry(results[index], config: options.config, started: start,
+                                                            deadline: deadline, runner: transferRunner)
+        }
         let paths = results.map { PathReport($0, config: options.config, started: start) }
         return Report(paths: paths, overall: Self.overall(paths), durationMs: start.duration(to: clock.now).inMilliseconds,
                       timestamp: timestamp, path: snapshot)
@@ -91,6 +95,6 @@ extension PathReport {
         self.init(interface: plan.interface, family: plan.family, isDefault: plan.isDefault, conclusion: result.conclusion,
                   families: AddressFamily.allCases.filter(plan.families.contains), probes: probes,
                   durationMs: result.settledAt.map { started.duration(to: $0).inMilliseconds } ?? 0,
-                  capport: result.findings.capport, canary: result.findings.canary)
+                  capport: result.findings.capport, canary: result.findings.canary, resolvers: result.resolvers)
     }
 }

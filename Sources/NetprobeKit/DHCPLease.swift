@@ -49,18 +49,33 @@ enum StateFiles {
 enum DHCPLease {
     static let captivePortalOption: UInt8 = 114
     static let leaseTimeOption: UInt8 = 51
+    static let domainNameServersOption: UInt8 = 6
 
     /// dhcpcd keeps the server's raw DHCP message: BOOTP header, magic cookie, then options.
     /// The lease has expired when the file is older than its lease time (option 51).
     static func captivePortal(inBinaryLease path: String, now: Date) -> String? {
-        guard let message = StateFiles.bytes(path), let options = options(message), let raw = options[captivePortalOption] else {
+        guard let raw = unexpiredOption(captivePortalOption, inBinaryLease: path, now: now) else { return nil }
+        return uri(raw)
+    }
+
+    /// Option 6 of a dhcpcd lease: the network's IPv4 resolvers, four bytes each.
+    static func nameServers(inBinaryLease path: String, now: Date) -> [String]? {
+        guard let raw = unexpiredOption(domainNameServersOption, inBinaryLease: path, now: now),
+              !raw.isEmpty, raw.count % 4 == 0 else { return nil }
+        return stride(from: 0, to: raw.count, by: 4).map { IPAddressFormat.text(raw[$0..<($0 + 4)]) }
+    }
+
+    /// One option of a dhcpcd lease that has not expired: the file is older than its lease
+    /// time (option 51) when it has.
+    static func unexpiredOption(_ code: UInt8, inBinaryLease path: String, now: Date) -> [UInt8]? {
+        guard let message = StateFiles.bytes(path), let options = options(message), let raw = options[code] else {
             return nil
         }
         if let time = options[leaseTimeOption], time.count == 4, let written = StateFiles.modified(path) {
             let seconds = time.reduce(0) { $0 << 8 | UInt32($1) }
             if seconds != UInt32.max && written.addingTimeInterval(TimeInterval(seconds)) < now { return nil }
         }
-        return uri(raw)
+        return raw
     }
 
     /// The DHCP options of a BOOTP message (first occurrence of each; no overload support).
@@ -95,6 +110,18 @@ enum DHCPLease {
     /// dhclient appends a `lease { ... }` block per lease; the last unexpired one for the
     /// interface, in the most recently written file, counts.
     static func captivePortal(inDhclientLeases directory: String, interface: String, now: Date) -> String? {
+        newestLease(inDhclientLeases: directory, interface: interface, now: now) { $0.captivePortal }
+    }
+
+    /// `option domain-name-servers` of the newest unexpired dhclient lease for the interface.
+    static func nameServers(inDhclientLeases directory: String, interface: String, now: Date) -> [String]? {
+        newestLease(inDhclientLeases: directory, interface: interface, now: now) { $0.nameServers }
+    }
+
+    /// What `value` reads from the last unexpired lease block for the interface, in the most
+    /// recently written file that has one.
+    private static func newestLease<Value>(inDhclientLeases directory: String, interface: String, now: Date,
+                                           _ value: (DhclientLease) -> Value?) -> Value? {
         // Each file dated once, not at every comparison of the sort.
         let files = StateFiles.list(directory)
             .filter { $0.hasPrefix("dhclient") && $0.contains(".lease") }
@@ -103,11 +130,11 @@ enum DHCPLease {
             .map(\.path)
         for file in files {
             guard let text = StateFiles.text(file) else { continue }
-            var found: String?
+            var found: Value?
             for block in text.components(separatedBy: "lease {").dropFirst() {
                 let lease = DhclientLease(block.prefix { $0 != "}" })
                 guard lease.interface == interface, !lease.expired(now: now) else { continue }
-                found = lease.captivePortal
+                found = value(lease)
             }
             if let found { return found }
         }
@@ -119,6 +146,8 @@ enum DHCPLease {
 struct DhclientLease {
     var interface: String?
     var captivePortal: String?
+    /// `option domain-name-servers 198.51.100.1, 198.51.100.2;`
+    var nameServers: [String]?
     var expiry: Date?
 
     init(_ block: Substring) {
@@ -129,6 +158,9 @@ struct DhclientLease {
                 interface = Self.unquote(words[1])
             } else if first == "option", words.count >= 3, words[1] == "default-url" || words[1] == "captive-portal" {
                 captivePortal = Self.unquote(words[2]).flatMap { DHCPLease.uri(Array($0.utf8)) }
+            } else if first == "option", words.count >= 3, words[1] == "domain-name-servers" {
+                nameServers = words.dropFirst(2).joined(separator: " ").split(separator: ",")
+                    .map { $0.trimmingWhitespaces() }.filter { !$0.isEmpty }
             } else if first == "expire", words.count >= 4 {
                 expiry = Self.date(words[2], words[3])
             }

@@ -14,6 +14,11 @@ struct PathPlan {
     var filtered: [ProbeSpec] = []
     var api: CaptivePortalAPI.Query?
     var canary: (request: ProbeRequest, host: String)?
+    /// The link's own resolvers, when its DHCP/RA client recorded some that differ from the
+    /// configured ones: asked if the configured ones fail for the probe names.
+    var linkResolvers: LinkResolvers?
+    /// Whose answers the probes' addresses come from (`ProbeObservation.resolver`).
+    var resolver = "configured"
 
     /// Families the gate let through (empty when the path is down).
     var families: Set<AddressFamily> {
@@ -43,7 +48,32 @@ struct PathPlan {
         plan.add(options, families: families, binding: binding, onlyInterfaces: wanted)
         plan.api = CaptivePortalAPI.discover(options, path: snapshot, families: families, through: through)
         plan.canary = DNSCanary.request(like: plan.requests.first)
+        plan.watchResolvers(options, snapshot: snapshot, through: through)
         return plan
+    }
+
+    /// How long the configured resolvers may stay silent for a probe name while the link's
+    /// own could be asked instead: a portal that drops foreign DNS would otherwise hold the
+    /// check for the system resolver's own time-outs (5 s and more).
+    static let configuredResolverPatience = 1.0
+
+    /// Finds the link's own resolvers and, when they differ from the configured ones, gives
+    /// every probe that the system resolver looks up a resolve deadline, so that silence
+    /// from the configured resolvers is a DNS failure after `configuredResolverPatience`.
+    mutating func watchResolvers(_ options: CheckOptions, snapshot: PathSnapshot, through: [String]) {
+        guard options.askLinkResolvers, let link = options.capportDiscovery.resolvers(path: snapshot, through: through),
+              Set(link.servers) != Set(snapshot.dns.servers) else { return }
+        linkResolvers = link
+        for index in requests.indices where requests[index].proxy == nil && Self.looksUpName(requests[index].url) {
+            requests[index].resolveWithin = Self.configuredResolverPatience
+        }
+    }
+
+    /// The URL's host is a name (not an IP literal): the system resolver is asked for it.
+    static func looksUpName(_ url: String) -> Bool {
+        guard let host = URLSyntax.hostAndPort(url)?.host else { return false }
+        let bare = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
+        return IPAddressText.address(bare, zone: .urlEncoded) == nil
     }
 
     /// One path of `--all-paths`, before it is planned: where it leaves, whether it is the
@@ -110,6 +140,7 @@ struct PathPlan {
         plan.api?.request?.interface = interface
         plan.api?.request?.family = family
         plan.canary = DNSCanary.request(like: plan.requests.first)
+        plan.watchResolvers(options, snapshot: snapshot, through: [interface])
         return plan
     }
 

@@ -13,6 +13,8 @@ struct Round {
         var conclusion: Conclusion
         /// When the path's last transfer ended (nil: it sent nothing).
         var settledAt: ContinuousClock.Instant?
+        /// Which resolvers the answer rests on (`LinkResolverFallback`).
+        var resolvers = ResolverReport()
     }
 
     private enum Role {
@@ -93,6 +95,7 @@ struct Round {
         paths[index].settledAt = now
         switch role {
         case .probe(let spec):
+            observation.resolver = Self.resolver(of: observation, plan: paths[index].plan)
             paths[index].findings.settled.append(Classifier.classify(observation, for: spec))
             paths[index].findings.pending.removeAll { $0.name == spec.name }
         case .capport:
@@ -103,6 +106,13 @@ struct Round {
             paths[index].findings.canaryPending = false
         }
         Self.schedule(&paths[index], index: index, now: now, started: started, runner: runner)
+    }
+
+    /// Whose answer the probe's addresses came from: the proxy's when it went through one,
+    /// none for an IP literal, else the plan's resolvers.
+    private static func resolver(of observation: ProbeObservation, plan: PathPlan) -> String? {
+        if observation.proxy != nil { return "proxy" }
+        return PathPlan.looksUpName(observation.url) ? plan.resolver : nil
     }
 
     /// What the path's conclusion lets go of: everything once final (HTTPS after its grace);

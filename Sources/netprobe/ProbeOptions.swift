@@ -61,6 +61,9 @@ struct ProbeOptions: ParsableArguments {
     @Flag(name: .customLong("no-proxy"), help: "Probe directly, whatever the environment says about proxies.")
     var noProxy = false
 
+    @Flag(name: .customLong("no-link-resolvers"), help: "Never ask the resolvers the network announced (DHCP, router advertisements) when the configured ones fail; report dns-failed instead.")
+    var noLinkResolvers = false
+
     @Flag(name: [.customShort("q"), .customLong("quiet")], help: "Print nothing; the exit status says it all.")
     var quiet = false
 
@@ -101,9 +104,11 @@ struct ProbeOptions: ParsableArguments {
     /// The one options value of a check, wait or watch (`timeout`: the command's own default
     /// when --timeout is absent; nil leaves the probe set's).
     func checkOptions(config: ProbeConfig, timeout defaultTimeout: Double? = nil, allPaths: Bool = false) -> CheckOptions {
-        CheckOptions(config: config, families: families, interfaces: interface, timeout: timeout ?? defaultTimeout,
-                     caBundle: caBundle, capportURL: capportURL, allPaths: allPaths,
-                     proxy: (try? proxySettings()) ?? ProxySettings(choice: .none))
+        var options = CheckOptions(config: config, families: families, interfaces: interface, timeout: timeout ?? defaultTimeout,
+                                   caBundle: caBundle, capportURL: capportURL, allPaths: allPaths,
+                                   proxy: (try? proxySettings()) ?? ProxySettings(choice: .none))
+        options.askLinkResolvers = !noLinkResolvers
+        return options
     }
 
     /// --proxy, --no-proxy, else the environment's proxy variables (checked in `validate`).

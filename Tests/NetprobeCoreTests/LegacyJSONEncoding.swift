@@ -147,7 +147,7 @@ struct LegacyReportDocument: Encodable {
         try container.encode(report.path.interfaces.map(LegacyInterfaceDocument.init), forKey: .interfaces)
         try container.encode(report.path.defaultRoutes.map(LegacyRouteDocument.init), forKey: .defaultRoutes)
         try container.encode(report.path.kernelRoutes.map(LegacyKernelRouteDocument.init), forKey: .kernelRoutes)
-        try container.encode(report.path.dns, forKey: .dns)
+        try container.encode(LegacyCheckDNSDocument(dns: report.path.dns, resolvers: report.resolvers), forKey: .dns)
         try container.encode(report.probes.map(LegacyProbeDocument.init), forKey: .probes)
         try container.encode(report.paths.map(LegacyPathReportDocument.init), forKey: .paths)
     }
@@ -189,6 +189,7 @@ struct LegacyProbeDocument: Encodable {
         case bodyBytes = "body_bytes"
         case bodyTruncated = "body_truncated"
         case remoteAddress = "remote_address"
+        case resolver
         case skipReason = "skip_reason"
         case durationMs = "duration_ms"
         case dnsHijack = "dns_hijack"
@@ -225,6 +226,7 @@ struct LegacyProbeDocument: Encodable {
         try container.encode(observation.map { $0.body.count }, forKey: .bodyBytes)
         try container.encode(observation.map(\.bodyTruncated), forKey: .bodyTruncated)
         try container.encode(observation?.remoteAddress, forKey: .remoteAddress)
+        try container.encode(observation?.resolver, forKey: .resolver)
         try container.encode(Classifier.dnsHijack(evidence), forKey: .dnsHijack)
         try container.encode(observation.map { Rounding.ms($0.timings.totalMs) }, forKey: .durationMs)
         let error = observation?.transportError.flatMap { $0.kind == .cancelled ? nil : $0.message }
@@ -346,3 +348,35 @@ struct LegacyCanaryDocument: Encodable {
     }
 }
 
+
+struct LegacyCheckDNSDocument: Encodable {
+    var dns: DNSConfiguration
+    var resolvers: ResolverReport
+
+    enum CodingKeys: String, CodingKey {
+        case configured, link, servers, source, used
+        case linkAsked = "link_asked"
+        case linkError = "link_error"
+        case linkInterface = "link_interface"
+        case linkServer = "link_server"
+        case linkSource = "link_source"
+        case localStub = "local_stub"
+        case searchDomains = "search_domains"
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(dns.servers, forKey: .configured)
+        try container.encode(resolvers.link, forKey: .link)
+        try container.encode(resolvers.linkAsked, forKey: .linkAsked)
+        try container.encode(NetworkText.jsonValue(resolvers.linkError), forKey: .linkError)
+        try container.encode(resolvers.linkInterface, forKey: .linkInterface)
+        try container.encode(resolvers.linkServer, forKey: .linkServer)
+        try container.encode(resolvers.linkSource, forKey: .linkSource)
+        try container.encode(dns.localStub, forKey: .localStub)
+        try container.encode(dns.searchDomains, forKey: .searchDomains)
+        try container.encode(dns.servers, forKey: .servers)
+        try container.encode(dns.source, forKey: .source)
+        try container.encode(resolvers.used.rawValue, forKey: .used)
+    }
+}

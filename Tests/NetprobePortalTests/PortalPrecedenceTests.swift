@@ -92,4 +92,19 @@ import Testing
         #expect(info.source == "meta-refresh")
         #expect(info.locationName == "X" && info.loginURL == nil)
     }
+
+    /// An http:// URI announced as the Captive Portal URI (RFC 7710's older meaning, openNDS's
+    /// http://status.client) is never asked, but it is offered when the probes show a portal
+    /// and give no URL of their own; it never makes a portal by itself, nor beats a real URL.
+    @Test func anAnnouncedHTTPURIIsOfferedOnlyWhenNothingBetterIsKnown() throws {
+        let announced = CapportReport(uri: "http://status.client", source: "dhclient", state: .failed,
+                                      error: "not queried: not an https URL")
+        let silentPortal = F.answer("apple", status: 200, body: "<html>Welcome</html>")
+        let info = try #require(PortalLocator.locate([silentPortal], capport: announced))
+        #expect(info.url == "http://status.client" && info.source == "announced" && info.probe == "apple")
+        #expect(PortalLocator.locate([Self.redirect], capport: announced)?.source == "redirect")
+        #expect(PortalLocator.locate([F.correct("google")], capport: announced) == nil)
+        let https = CapportReport(uri: "https://capport.portal.test/api", source: "dhclient", state: .failed, error: "timeout")
+        #expect(PortalLocator.locate([silentPortal], capport: https)?.url == nil)
+    }
 }

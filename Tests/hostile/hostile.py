@@ -61,6 +61,10 @@ class Context:
         self.bin, self.root, self.server_log = binary, root, server_log
         self.port = 8080
         self.dir = root
+        # Helper processes a case's setup started (a hostile resolver): ended by PID after the case.
+        self.spawned = []
+        # What the corpus undoes when it ends (a namespace a case made), last first.
+        self.cleanups = []
 
     def url(self, path):
         return "http://127.0.0.1:%d%s" % (self.port, path)
@@ -93,6 +97,9 @@ def run(case, ctx):
     env = {k: v for k, v in os.environ.items() if k not in DROP_ENV}
     env.update({"HOME": ctx.dir, "LC_ALL": "C.UTF-8"})
     env.update(case.env)
+    env_from_dir = getattr(case, "env_from_dir", None)
+    if env_from_dir:
+        env.update(env_from_dir(ctx.dir))
     out_path, err_path = ctx.path("stdout"), ctx.path("stderr")
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
         start = time.monotonic()
@@ -118,6 +125,10 @@ def run(case, ctx):
         os.killpg(proc.pid, signal.SIGKILL)  # hooks and other leftovers of the case
     except (ProcessLookupError, PermissionError):
         pass
+    for helper in ctx.spawned:
+        helper.kill()
+        helper.wait()
+    ctx.spawned.clear()
     with open(out_path, "rb") as f:
         stdout = f.read()
     with open(err_path, "rb") as f:
@@ -191,8 +202,8 @@ def main():
     parser.add_argument("prefixes", nargs="*")
     args = parser.parse_args()
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import cases_cmdline, cases_files, cases_server  # noqa: E401 (after the path is set)
-    cases = cases_cmdline.CASES + cases_files.CASES + cases_server.CASES
+    import cases_cmdline, cases_dns, cases_files, cases_server  # noqa: E401 (after the path is set)
+    cases = cases_cmdline.CASES + cases_files.CASES + cases_server.CASES + cases_dns.CASES
     names = [c.name for c in cases]
     assert len(names) == len(set(names)), "duplicate case names"
     if args.prefixes:
@@ -225,6 +236,8 @@ def main():
     print("hostile: peak RSS %.1f MB (%s); worst overrun of --timeout %+.2f s (%s); skipped cases left out"
           % (peak[0], peak[1], overrun[0] if overrun[1] else 0, overrun[1] or "none"))
     print("%d passed, %d failed, %d skipped" % (passed, failed, skipped))
+    for cleanup in reversed(ctx.cleanups):
+        cleanup()
     return 1 if failed else 0
 
 

@@ -416,6 +416,65 @@ capport_announce() {
         "$1" >"$file"
 }
 
+# ---- the machine's own resolver and the link's ---------------------------------
+
+# own_resolver ADDR drop|refuse: the client's resolv.conf names ADDR (as a user with
+# 1.1.1.1, a VPN's resolver or DNS-over-TLS configured has it) instead of the gateway.
+# ADDR is a gateway address: with drop its DNS vanishes; with refuse nothing listens
+# there (ICMP port unreachable at once, as openNDS answers foreign DNS). Counter
+# own_dns counts what the client sends to it.
+own_resolver() {
+    local addr=${1:-} how=${2:-}
+    [[ -n $addr && $how =~ ^(drop|refuse)$ ]] || die "own_resolver ADDR drop|refuse"
+    ip -n "$GW_NS" addr add "$addr/32" dev lo
+    printf 'nameserver %s\n' "$addr" >"/etc/netns/$CLIENT_NS/resolv.conf"
+    count_to own_dns "$addr"
+    [[ $how == drop ]] && block "ip daddr $addr meta l4proto { tcp, udp } th dport 53" drop
+    return 0
+}
+
+# count_to NAME ADDR: a gateway counter NAME for the client's packets to ADDR (lab counters).
+count_to() {
+    local name=$1 addr=$2 family=ip
+    [[ $addr == *:* ]] && family=ip6
+    in_gw nft add counter inet lab "$name" "{ comment \"client packets to $addr\"; }"
+    in_gw nft add rule inet lab count iifname "$GW_IF" $family daddr "$addr" counter name "$name"
+}
+
+# link_dns_announce networkd|dhclient|dhcpcd SERVER...: the network's resolvers for eth0,
+# as that DHCP client records them: systemd-networkd's link state (DNS=, beside any
+# CAPTIVE_PORTAL= capport_announce wrote), a dhclient lease (option domain-name-servers)
+# or a dhcpcd binary lease (DHCP option 6), each unexpired. lab exec shows the leases
+# under /var/lib.
+link_dns_announce() {
+    local how=${1:-} ifindex file
+    shift || true
+    (($# > 0)) && [[ $how =~ ^(networkd|dhclient|dhcpcd)$ ]] || die "link_dns_announce networkd|dhclient|dhcpcd SERVER..."
+    case $how in
+        networkd)
+            ifindex=$(ip -n "$CLIENT_NS" -o link show dev "$CLIENT_IF" | cut -d: -f1)
+            file=$RUN/netif/links/$ifindex
+            if [[ ! -e $file ]]; then
+                printf '# This is private data. Do not parse.\nADMIN_STATE=configured\nOPER_STATE=routable\n' >"$file"
+            fi
+            printf 'DNS=%s\n' "$*" >>"$file" ;;
+        dhclient)
+            mkdir -p "$RUN/leases/dhcp"
+            printf 'lease {\n  interface "%s";\n  fixed-address %s;\n  option domain-name-servers %s;\n  expire 4 2099/12/31 00:00:00;\n}\n' \
+                "$CLIENT_IF" "$CLIENT_V4" "$(IFS=,; echo "$*")" >"$RUN/leases/dhcp/dhclient.$CLIENT_IF.leases" ;;
+        dhcpcd)
+            mkdir -p "$RUN/leases/dhcpcd"
+            python3 - "$RUN/leases/dhcpcd/$CLIENT_IF.lease" "$@" <<'PY'
+import ipaddress, sys
+servers = b"".join(ipaddress.IPv4Address(a).packed for a in sys.argv[2:])
+message = bytes(236) + bytes([99, 130, 83, 99]) + bytes([53, 1, 5, 6, len(servers)]) + servers
+message += bytes([51, 4, 0, 1, 0x51, 0x80, 255])  # lease time one day, then the end
+open(sys.argv[1], "wb").write(message)
+PY
+            ;;
+    esac
+}
+
 # portal_off: the user logged in; the portal's interception and HTTPS block are lifted.
 portal_off() {
     in_gw nft flush chain inet lab portal_nat
@@ -427,9 +486,9 @@ unblock() {
     in_gw nft flush chain inet lab block
 }
 
-# block MATCH drop|reset|unreachable [CHAIN]: for client packets matching the nft
-# expression MATCH ("all" = everything): drop silently (a black hole), answer
-# with a TCP reset, or with ICMP host unreachable.
+# block MATCH drop|reset|unreachable|port-unreachable [CHAIN]: for client packets
+# matching the nft expression MATCH ("all" = everything): drop silently (a black hole),
+# answer with a TCP reset, or with ICMP host (or port) unreachable.
 block() {
     block_rule "$GW_IF" "$@"
 }
@@ -442,7 +501,8 @@ block_rule() {
         drop) verdict=drop ;;
         reset) verdict="meta l4proto tcp reject with tcp reset" ;;
         unreachable) verdict="reject with icmpx type host-unreachable" ;;
-        *) die "block MATCH drop|reset|unreachable" ;;
+        port-unreachable) verdict="reject with icmpx type port-unreachable" ;;
+        *) die "block MATCH drop|reset|unreachable|port-unreachable" ;;
     esac
     # shellcheck disable=SC2086 # MATCH and the verdict are nft words
     in_gw nft add rule inet lab "$chain" iifname "$iif" $match $verdict

@@ -4,7 +4,7 @@ setup() {
     client_ipv4 --metric 100     # the uplink works (the nameserver is on-link there)
     dns_vendors
     web_vendors
-    client_tun 4 --table 51820   # wg-quick's table; its far end is gone
+    client_tun 4 --metric 200 --table 51820   # wg-quick's table (a metric above eth0's: it counts for nothing there)
     policy_rule 4 not fwmark 51820 table 51820
     policy_rule 4 table main suppress_prefixlength 0
 }

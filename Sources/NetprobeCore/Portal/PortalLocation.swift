@@ -35,7 +35,11 @@ public enum PortalLocator {
     /// 5. `body`: a one-line script redirect on a portal page (`location.href = "..."`);
     /// 6. `dns`: `http://ADDRESS/` for the interception address a hijacked name led to,
     ///    when that address answered HTTP;
-    /// 7. `capport` again: a `user-portal-url` from an API that says *not* captive.
+    /// 7. `capport` again: a `user-portal-url` from an API that says *not* captive;
+    /// 8. `announced`: an `http://` URI the network announced as its Captive Portal URI
+    ///    (DHCP option 114, RA option 37: RFC 7710's older meaning, as openNDS's
+    ///    `http://status.client`). It is no RFC 8908 API and is never asked as one, and it never
+    ///    makes a verdict: only a portal already shown by the probes is offered it.
     ///
     /// Within one source, probes count in report order. Pages are read only from probes
     /// whose outcome is portal, or whose name was hijacked. Returns nil when there is
@@ -83,6 +87,14 @@ public enum PortalLocator {
             }
         }
         if let apiURL { return found(apiURL, "capport", nil) }
+        if let announced = capport?.uri, URLRules.httpHost(announced, strict: false) != nil,
+           !CapportReport.isHTTPS(announced), announced != CapportReport.unrestrictedURI, !pages.isEmpty {
+            var hint = found(announced, "announced", nil)
+            let first = pages.first { $0.outcome == .portal } ?? pages.first
+            hint.probe = first?.spec.name
+            hint.status = first?.observation?.status
+            return hint
+        }
         let first = pages.first { $0.outcome == .portal } ?? pages.first
         var unknown = info
         unknown.probe = first?.spec.name

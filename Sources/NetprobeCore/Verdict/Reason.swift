@@ -20,6 +20,7 @@ public enum Reason: String, CaseIterable, Sendable, Codable {
     case quorumNotMet = "quorum-not-met"
     case proxyAuthRequired = "proxy-auth-required"
     case proxyFailed = "proxy-failed"
+    case resolverBlocked = "resolver-blocked"
 
     /// One sentence for people: the text output, `wait`'s progress line and the man page.
     public var meaning: String {
@@ -43,6 +44,7 @@ public enum Reason: String, CaseIterable, Sendable, Codable {
         case .quorumNotMet: return "some endpoints answered correctly, but fewer independent operators than the quorum"
         case .proxyAuthRequired: return "the proxy answered 407: it wants credentials before it relays the probes"
         case .proxyFailed: return "the proxy could not be reached or used (its name, a refused or dropped connection, a CONNECT refused)"
+        case .resolverBlocked: return "the configured resolvers do not answer on this network while the network's own do: the network works, this machine's DNS setting does not"
         }
     }
 

@@ -1,0 +1,20 @@
+# shellcheck shell=bash disable=SC2034 # a scenario: lab up runs setup(), lab/test reads the rest
+DESCRIPTION="an open network that drops DNS to the user's own resolver (203.0.113.53) while its own (the gateway, via networkd) answers: offline resolver-blocked, the probes validated through the link's resolver"
+setup() {
+    client_ipv4
+    dns_vendors
+    web_vendors
+    own_resolver 203.0.113.53 drop
+    link_dns_announce networkd 198.51.100.1
+}
+TIMEOUT=8
+EXPECT_EXIT=1
+EXPECT_VERDICT=offline
+EXPECT_REASON=resolver-blocked
+CHECKS=(
+    'r["portal"] is None'
+    'r["dns"]["used"] == "link" and r["dns"]["link_server"] == "198.51.100.1"'
+    'sum(p["outcome"] == "success" and p["resolver"] == "link" for p in probes) >= 2'
+    'r["quorum"]["success"] >= 2'
+    'elapsed < 3'
+)
