@@ -24,6 +24,7 @@ enum PathDocument {
             "dns": DNSDocument.json(path.dns),
             "interfaces": .array(path.interfaces.map(InterfaceDocument.json)),
             "kernel_routes": .array(path.kernelRoutes.map(RouteDocument.json)),
+            "nat64": NAT64Document.json(path.nat64),
             "schema_version": .int(Report.schemaVersion),
         ])
     }
@@ -85,6 +86,13 @@ extension RouteDocument {
     }
 }
 
+enum NAT64Document {
+    static func json(_ nat64: NAT64Prefix?) -> JSONOut {
+        guard let nat64 else { return .null }
+        return .object(["prefix": .string(nat64.prefix), "resolver": .string(nat64.resolver)])
+    }
+}
+
 enum DNSDocument {
     static func json(_ dns: DNSConfiguration) -> JSONOut {
         .object([
@@ -126,6 +134,7 @@ enum ReportDocument {
             "families": .array(report.families.map { .string($0.rawValue) }),
             "interfaces": .array(report.path.interfaces.map(InterfaceDocument.json)),
             "kernel_routes": .array(report.path.kernelRoutes.map(RouteDocument.json)),
+            "nat64": NAT64Document.json(report.path.nat64),
             "partial": .bool(report.partial),
             "partial_error": .string(NetworkText.jsonValue(report.partialError)),
             "paths": .array(report.paths.map(PathReportDocument.json)),

@@ -195,11 +195,15 @@ public struct PathSnapshot: Codable, Sendable, Equatable {
     /// The kernel's route for ordinary traffic, one per family asked (IPv4 first).
     public var kernelRoutes: [KernelRoute]
     public var dns: DNSConfiguration
+    /// The NAT64 prefix of an IPv6-only path (RFC 7050, `NAT64Discovery`); nil elsewhere or
+    /// when the resolver shows none. Not the kernel's: asked of the resolver after the read.
+    public var nat64: NAT64Prefix?
 
     public init(interfaces: [NetworkInterface], defaultRoutes: [DefaultRoute], kernelRoutes: [KernelRoute] = [],
-                dns: DNSConfiguration) {
+                nat64: NAT64Prefix? = nil, dns: DNSConfiguration) {
         self.interfaces = interfaces
         self.defaultRoutes = defaultRoutes
+        self.nat64 = nat64
         self.kernelRoutes = kernelRoutes
         self.dns = dns
     }
@@ -213,5 +217,6 @@ public struct PathSnapshot: Codable, Sendable, Equatable {
         case interfaces, dns
         case defaultRoutes = "default_routes"
         case kernelRoutes = "kernel_routes"
+        case nat64
     }
 }

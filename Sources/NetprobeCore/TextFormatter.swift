@@ -118,6 +118,9 @@ public enum TextFormatter {
         }
         let servers = path.dns.servers.isEmpty ? "none" : path.dns.servers.map { TerminalText.escape($0) }.joined(separator: " ")
         lines.append("  dns: \(servers)\(path.dns.localStub ? " (local stub resolver)" : "")")
+        if let nat64 = path.nat64 {
+            lines.append("  nat64: \(nat64.prefix) (IPv6 only; DNS64 at \(TerminalText.escape(nat64.resolver)))")
+        }
         return lines
     }
 

@@ -41,7 +41,7 @@ public final class Checker {
         let start = clock.now
         let timestamp = Date()
         let deadline = start.advanced(by: .milliseconds(Int64(options.timeout * 1000)))
-        let snapshot = try source.snapshot()
+        var snapshot = try source.snapshot()
         lastGates = Self.gates(options, snapshot: snapshot)
         let plans = options.allPaths ? PathPlan.every(options, snapshot: snapshot) : [PathPlan.machine(options, snapshot: snapshot)]
         var round = Round(plans, quorum: options.config.quorum, started: start)
@@ -52,6 +52,8 @@ public final class Checker {
                                                             deadline: deadline, runner: transferRunner)
         }
         let paths = results.map { PathReport($0, config: options.config, started: start) }
+        // After the verdict, which it never changes: only an IPv6-only machine asks, once.
+        snapshot.nat64 = NAT64Discovery.discover(snapshot, deadline: deadline)
         return Report(paths: paths, overall: Self.overall(paths), durationMs: start.duration(to: clock.now).inMilliseconds,
                       timestamp: timestamp, path: snapshot)
     }

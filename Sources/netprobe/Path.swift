@@ -6,8 +6,8 @@ struct Path: ParsableCommand {
     static let configuration = CommandConfiguration(
         // Named, not derived from the type name at every start (String(describing:) is costly).
         commandName: "path",
-        abstract: "Show links, addresses, default routes and DNS servers; sends no probe traffic.",
-        discussion: "The same view of the kernel that gates every check, read from netlink. Exit status 0, or 70 when netlink cannot be read."
+        abstract: "Show links, addresses, routes and DNS servers; sends no probe traffic.",
+        discussion: "The same view of the kernel that gates every check, read from netlink, with where the kernel sends the machine's traffic of each family. On an IPv6-only machine it also asks the resolver for ipv4only.arpa (RFC 7050) to show a NAT64 prefix; nothing else is sent. Exit status 0, or 70 when netlink cannot be read."
     )
 
     enum PathFormat: String, ExpressibleByArgument, CaseIterable {
@@ -22,7 +22,9 @@ struct Path: ParsableCommand {
 
     func run() throws {
         do {
-            let snapshot = try Checker().snapshot()
+            var snapshot = try Checker().snapshot()
+            // One DNS query, and only on an IPv6-only machine: the NAT64 prefix (RFC 7050).
+            snapshot.nat64 = NAT64Discovery.discover(snapshot, deadline: .now + .seconds(1))
             Output.write(json || format == .json ? JSONFormatter.format(snapshot) : TextFormatter.format(snapshot))
         } catch {
             throw Output.fail(error.description, status: ExitStatus.internalError)

@@ -92,3 +92,30 @@ import Testing
         #expect(try DNSMessage.answer(Self.message(flags: 0x8380), id: 0x1234, name: "captive.apple.com", type: .a).truncated)
     }
 }
+
+/// RFC 7050 / RFC 6052: the prefix a synthesized AAAA of ipv4only.arpa shows.
+@Suite struct NAT64PrefixTests {
+    static func bytes(_ text: String) -> [UInt8] {
+        IPAddressText.address(text) ?? []
+    }
+
+    @Test(arguments: [
+        ("64:ff9b::c000:aa", "64:ff9b::/96"),
+        ("64:ff9b::c000:ab", "64:ff9b::/96"),
+        ("2001:db8:64::c000:aa", "2001:db8:64::/96"),
+        ("2001:db8:c000:aa::", "2001:db8::/32"),
+        ("2001:db8:1c0:0:aa::", "2001:db8:100::/40"),
+        ("2001:db8:122:c000:0:aa00::", "2001:db8:122::/48"),
+        ("2001:db8:122:3c0:0:aa:0:0", "2001:db8:122:300::/56"),
+        ("2001:db8:122:344:c0:0:aa00:0", "2001:db8:122:344::/64"),
+    ] as [(String, String)])
+    func prefixes(_ address: String, _ prefix: String) {
+        #expect(NAT64Prefix.prefix(of: Self.bytes(address)) == prefix)
+    }
+
+    @Test func addressesWithoutTheWellKnownOnesShowNone() {
+        #expect(NAT64Prefix.prefix(of: Self.bytes("2001:db8:2::10")) == nil)
+        #expect(NAT64Prefix.prefix(of: Self.bytes("64:ff9b::c000:ac")) == nil)
+        #expect(NAT64Prefix.prefix(of: [192, 0, 0, 170]) == nil)
+    }
+}

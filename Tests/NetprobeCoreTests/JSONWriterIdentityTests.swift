@@ -30,6 +30,7 @@ import Testing
                         source: hostile, table: 51820),
             KernelRoute(family: .ipv6, destination: hostile, refusal: .blackhole),
         ],
+        nat64: NAT64Prefix(prefix: "64:ff9b::/96", resolver: hostile),
         dns: DNSConfiguration(servers: [hostile, "::1"], searchDomains: [hostile, "lab.test"], localStub: true, source: hostile))
 
     static let emptyPath = PathSnapshot(interfaces: [], defaultRoutes: [], dns: DNSConfiguration(servers: [], localStub: false, source: ""))

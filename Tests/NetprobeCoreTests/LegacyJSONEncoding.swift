@@ -42,6 +42,7 @@ struct LegacyPathDocument: Encodable {
         case interfaces
         case defaultRoutes = "default_routes"
         case kernelRoutes = "kernel_routes"
+        case nat64
         case dns
     }
 
@@ -51,6 +52,7 @@ struct LegacyPathDocument: Encodable {
         try container.encode(path.interfaces.map(LegacyInterfaceDocument.init), forKey: .interfaces)
         try container.encode(path.defaultRoutes.map(LegacyRouteDocument.init), forKey: .defaultRoutes)
         try container.encode(path.kernelRoutes.map(LegacyKernelRouteDocument.init), forKey: .kernelRoutes)
+        try container.encode(path.nat64, forKey: .nat64)
         try container.encode(path.dns, forKey: .dns)
     }
 }
@@ -121,6 +123,7 @@ struct LegacyReportDocument: Encodable {
         case dnsCanary = "dns_canary"
         case defaultRoutes = "default_routes"
         case kernelRoutes = "kernel_routes"
+        case nat64
     }
 
     enum QuorumKeys: String, CodingKey { case required, success, portal }
@@ -147,6 +150,7 @@ struct LegacyReportDocument: Encodable {
         try container.encode(report.path.interfaces.map(LegacyInterfaceDocument.init), forKey: .interfaces)
         try container.encode(report.path.defaultRoutes.map(LegacyRouteDocument.init), forKey: .defaultRoutes)
         try container.encode(report.path.kernelRoutes.map(LegacyKernelRouteDocument.init), forKey: .kernelRoutes)
+        try container.encode(report.path.nat64, forKey: .nat64)
         try container.encode(LegacyCheckDNSDocument(dns: report.path.dns, resolvers: report.resolvers), forKey: .dns)
         try container.encode(report.probes.map(LegacyProbeDocument.init), forKey: .probes)
         try container.encode(report.paths.map(LegacyPathReportDocument.init), forKey: .paths)

@@ -433,6 +433,40 @@ own_resolver() {
     return 0
 }
 
+# dns64 ADDR [PREFIX]: a real DNS64 resolver (unbound's dns64 module, PREFIX default
+# 64:ff9b::/96) on the gateway address ADDR, forwarding to the lab's dnsmasq (which must
+# answer ipv4only.arpa's A records: dns_vendors --host-record=ipv4only.arpa,192.0.0.170),
+# and the client's resolv.conf naming it, as on an IPv6-only network with NAT64.
+dns64() {
+    local addr=${1:-} prefix=${2:-64:ff9b::/96}
+    [[ $addr == *:* ]] || die "dns64 ADDR [PREFIX]: an IPv6 address"
+    ip -n "$GW_NS" addr add "$addr/128" dev lo nodad
+    cat >"$RUN/unbound.conf" <<EOF
+server:
+    interface: $addr
+    port: 53
+    do-daemonize: no
+    username: ""
+    chroot: ""
+    directory: "$RUN"
+    pidfile: ""
+    use-syslog: no
+    logfile: ""
+    verbosity: 1
+    access-control: ::/0 allow
+    do-not-query-localhost: no
+    qname-minimisation: no
+    module-config: "dns64 iterator"
+    dns64-prefix: $prefix
+forward-zone:
+    name: "."
+    forward-addr: $GW_V6
+EOF
+    bg_start unbound unbound -d -c "$RUN/unbound.conf"
+    bg_wait_listen unbound udp "[$addr]:53"
+    printf 'nameserver %s\n' "$addr" >"/etc/netns/$CLIENT_NS/resolv.conf"
+}
+
 # count_to NAME ADDR: a gateway counter NAME for the client's packets to ADDR (lab counters).
 count_to() {
     local name=$1 addr=$2 family=ip
