@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// `netprobe report --format text`: a table of every path, then each path's details. Every
 /// string that came from the records (reasons, interfaces, portal URLs, operators) goes
 /// through TerminalText.escape: a log is as hostile as the network that wrote into it.
@@ -105,9 +99,20 @@ public enum SummaryText {
         value.isFinite ? format1(value) + " ms" : "-"
     }
 
-    /// `2026-11-22T10:00:07Z`: seconds are what a summary needs.
+    /// `2026-11-22T10:00:07Z`, with `.123` when there are milliseconds. From the integer
+    /// milliseconds directly: through Date's Double seconds, times far from 1970 came back 1 ms off.
     public static func timestamp(_ ms: Int64) -> String {
-        Timestamp.iso8601(Date(timeIntervalSince1970: Double(ms) / 1000), fractional: ms % 1000 != 0)
+        let millisOfDay = ((ms % 86_400_000) + 86_400_000) % 86_400_000
+        let (year, month, day) = Timestamp.civil(fromDays: (ms - millisOfDay) / 86_400_000)
+        let seconds = millisOfDay / 1000
+        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2))"
+        if millisOfDay % 1000 != 0 { text += "." + pad(millisOfDay % 1000, 3) }
+        return text + "Z"
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 
     /// `850ms`, `42s`, `5m 3s`, `2h 13m`, `3d 4h`: two units at most.
