@@ -198,7 +198,7 @@ uninstall:
 # `make fuzz` runs each for FUZZ_SECONDS on a copy of its seed corpus (fuzz/corpus/TARGET);
 # `make fuzz-ci` is the short pass `make check` runs, failing on the first crash.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS = json config capport markup classifier escape
+FUZZ_TARGETS = json config capport markup classifier escape timestamp watchlog
 FUZZ_DIR = .build/fuzz
 FUZZ_CORE = $(filter-out Sources/NetprobeCore/CheckedFile.swift Sources/NetprobeCore/ConfigLoad.swift \
 	Sources/NetprobeCore/DirectoryListing.swift, \

@@ -3,7 +3,8 @@
 /// on first use), and strict because the text comes from files anyone may have edited: the
 /// exact grammar of RFC 3339 §5.6, real calendar dates, no surrounding space. Digits past the
 /// millisecond are read and dropped (watch writes milliseconds). A leap second (:60) counts as
-/// the first second of the next minute: ordering is all the summary needs.
+/// the first second of the next minute: ordering is all the summary needs. Instants outside
+/// the years 0000 to 9999 in UTC are refused.
 public enum RFC3339 {
     public static func milliseconds(_ text: String) -> Int64? {
         var text = text
@@ -70,8 +71,14 @@ public enum RFC3339 {
         guard index == bytes.count else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetMinutes * 60
-        return seconds * 1000 + millis
+        let ms = seconds * 1000 + millis
+        // An offset can carry 0000-01-01 or 9999-12-31 out of four-digit years in UTC, where
+        // no RFC 3339 text names the instant any more: refused, so every time read can be written.
+        return range.contains(ms) ? ms : nil
     }
+
+    /// 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z.
+    static let range = (daysFromCivil(year: 0, month: 1, day: 1) * 86_400_000)...(daysFromCivil(year: 10_000, month: 1, day: 1) * 86_400_000 - 1)
 
     static func daysIn(month: Int64, year: Int64) -> Int64 {
         switch month {

@@ -54,6 +54,9 @@ public struct WatchLogRecord: Sendable, Equatable {
                 guard case .object(let path) = item.content else { throw Invalid(message: "\(at) is not an object") }
                 let interface = try optionalString(path["interface"], at: JSONPath.member(at, "interface"))
                 let family = try optionalString(path["family"], at: JSONPath.member(at, "family"))
+                if let family, AddressFamily(rawValue: family) == nil {
+                    throw Invalid(message: "\(JSONPath.member(at, "family")) is not ipv4, ipv6 or null")
+                }
                 paths.append(PathEntry(key: PathKey(interface: interface, family: family), state: try state(path, at: at)))
             }
         }
@@ -82,6 +85,9 @@ public struct WatchLogRecord: Sendable, Equatable {
         }
     }
 
+    /// A day: no probe waits that long, and sums of absurd values (1e308) would not stay finite.
+    static let maximumLatencyMs = 86_400_000.0
+
     /// Probe evidence is optional for the summary: a probe without an operator or a number is
     /// left out of the latency chart, never a reason to drop the record's states.
     private static func latencies(_ value: JSONValue?) -> [Latency] {
@@ -91,7 +97,7 @@ public struct WatchLogRecord: Sendable, Equatable {
             guard case .object(let fields) = probe.content,
                   case .string(let operatorName)? = fields["operator"]?.content,
                   case .object(let timings)? = fields["timings"]?.content,
-                  case .number(let total)? = timings["total_ms"]?.content, total >= 0
+                  case .number(let total)? = timings["total_ms"]?.content, total >= 0, total <= maximumLatencyMs
             else { continue }
             out.append(Latency(operatorName: operatorName, totalMs: total))
         }
