@@ -44,10 +44,10 @@ public enum SummaryHTML {
         .meta{color:#555;margin:0 0 8px}svg{display:block;max-width:100%;height:auto}\
         svg text{font-size:11px;fill:#1d2329}svg .path-name{font-size:12px;font-weight:600}\
         svg .axis{fill:#555}svg .label{font-size:10.5px}svg .grid{stroke:#d9dde1;stroke-width:1}\
-        table{border-collapse:collapse;font-size:13px}th,td{border:1px solid #d9dde1;padding:4px 8px;vertical-align:top;text-align:left}\
+        table{border-collapse:collapse;font-size:13px;width:100%;max-width:1200px}th,td{border:1px solid #d9dde1;padding:4px 8px;vertical-align:top;text-align:left}\
         th{background:#f2f4f6}td.num{text-align:right;font-variant-numeric:tabular-nums}\
         .portal-url{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:12px;word-break:break-all}\
-        ul.reasons{margin:0;padding:0;list-style:none;white-space:nowrap}.when{color:#555}td.urls{min-width:240px}.caption{color:#555;font-size:12px;margin:4px 0 0}
+        ul.reasons{margin:0;padding:0;list-style:none}ul.reasons li{white-space:nowrap}.when{color:#555}td.urls{min-width:180px;max-width:240px}.caption{color:#555;font-size:12px;margin:4px 0 0}
         """
 
     static func header(_ summary: WatchSummary) -> String {
@@ -253,8 +253,9 @@ public enum SummaryHTML {
         func y(_ ms: Double) -> Double { bottom - min(ms, yMax) / yMax * plotHeight }
         var svg = "<svg class=\"latency\" viewBox=\"0 0 \(n(width)) \(n(height))\" width=\"\(n(width))\" height=\"\(n(height))\" role=\"img\" aria-label=\"Probe latency per operator\">\n"
         svg += axis(scale, top: top, bottom: bottom)
-        for index in 0...4 {
-            let value = yMax * Double(index) / 4
+        // Five divisions: every ceiling niceCeiling gives (1, 2, 2.5, 5 x 10^n) divides into round steps.
+        for index in 0...5 {
+            let value = yMax * Double(index) / 5
             svg += "<line class=\"grid\" x1=\"\(n(plotLeft))\" y1=\"\(n(y(value)))\" x2=\"\(n(plotRight))\" y2=\"\(n(y(value)))\"/>"
             svg += "<text class=\"axis\" x=\"\(n(plotLeft - 6))\" y=\"\(n(y(value) + 4))\" text-anchor=\"end\">\(TextHelpers.fixed(value, decimals: value < 10 ? 1 : 0)) ms</text>\n"
         }
