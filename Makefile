@@ -193,9 +193,8 @@ uninstall:
 # libFuzzer targets (fuzz/targets) for everything that reads hostile bytes: the JSON reader,
 # probes.json, Captive Portal API answers, portal markup, the probe classifier, the terminal
 # escaper, RFC 3339 timestamps and `report` on whole logs. NetprobeCore's sources are compiled
-# once with swiftc into an instrumented static
-# library (all but the files that reach the file system: CheckedFile, ConfigLoad and
-# DirectoryListing); each target links it.
+# once with swiftc into an instrumented static library (all but the files that reach the file
+# system: CheckedFile, ConfigLoad and DirectoryListing); each target links it.
 # `make fuzz` runs each for FUZZ_SECONDS on a copy of its seed corpus (fuzz/corpus/TARGET);
 # `make fuzz-ci` is the short pass `make check` runs, failing on the first crash.
 FUZZ_SECONDS ?= 60
