@@ -257,7 +257,7 @@ public enum SummaryHTML {
         for index in 0...5 {
             let value = yMax * Double(index) / 5
             svg += "<line class=\"grid\" x1=\"\(n(plotLeft))\" y1=\"\(n(y(value)))\" x2=\"\(n(plotRight))\" y2=\"\(n(y(value)))\"/>"
-            svg += "<text class=\"axis\" x=\"\(n(plotLeft - 6))\" y=\"\(n(y(value) + 4))\" text-anchor=\"end\">\(TextHelpers.fixed(value, decimals: value < 10 ? 1 : 0)) ms</text>\n"
+            svg += "<text class=\"axis\" x=\"\(n(plotLeft - 6))\" y=\"\(n(y(value) + 4))\" text-anchor=\"end\">\(TextHelpers.fixed(value, decimals: yMax < 10 ? 1 : 0)) ms</text>\n"
         }
         for (number, series) in summary.latency.enumerated() {
             let color = seriesColors[number % seriesColors.count]
