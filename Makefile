@@ -192,13 +192,13 @@ uninstall:
 
 # libFuzzer targets (fuzz/targets) for everything that reads hostile bytes: the JSON reader,
 # probes.json, Captive Portal API answers, portal markup, the probe classifier, the terminal
-# escaper. NetprobeCore's sources are compiled once with swiftc into an instrumented static
-# library (all but the files that reach the file system: CheckedFile, ConfigLoad and
-# DirectoryListing); each target links it.
+# escaper, RFC 3339 timestamps and `report` on whole logs. NetprobeCore's sources are compiled
+# once with swiftc into an instrumented static library (all but the files that reach the file
+# system: CheckedFile, ConfigLoad and DirectoryListing); each target links it.
 # `make fuzz` runs each for FUZZ_SECONDS on a copy of its seed corpus (fuzz/corpus/TARGET);
 # `make fuzz-ci` is the short pass `make check` runs, failing on the first crash.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS = json config capport markup classifier escape dns
+FUZZ_TARGETS = json config capport markup classifier escape dns timestamp watchlog
 FUZZ_DIR = .build/fuzz
 FUZZ_CORE = $(filter-out Sources/NetprobeCore/CheckedFile.swift Sources/NetprobeCore/ConfigLoad.swift \
 	Sources/NetprobeCore/DirectoryListing.swift, \

@@ -75,8 +75,8 @@ struct Netprobe: ParsableCommand {
             prove "offline"; "online" needs a quorum of independent endpoints answering exactly as \
             expected; a redirect, a 511 or a foreign page on a probe is a captive portal speaking.
 
-            Exit status: 0 online, 1 offline, 2 portal, 64 bad command line, 70 internal error, \
-            78 bad configuration.
+            Exit status: 0 online, 1 offline, 2 portal, 64 bad command line, 66 a file that report \
+            cannot read, 70 internal error, 78 bad configuration.
 
             Examples:
               netprobe                         one-shot check, text
@@ -84,11 +84,12 @@ struct Netprobe: ParsableCommand {
               netprobe wait --timeout 60 && ./deploy
               netprobe path                    links, addresses, routes, DNS; sends nothing
               netprobe config check probes.json
+              netprobe report --format html watch.jsonl > report.html
 
             See netprobe(1) for the verdict rules and every reason code.
             """,
         version: "0.1.0",
-        subcommands: [Check.self, Path.self, ConfigCommand.self, Wait.self, Watch.self],
+        subcommands: [Check.self, Path.self, ConfigCommand.self, Wait.self, Watch.self, ReportCommand.self],
         defaultSubcommand: Check.self
     )
 }

@@ -10,6 +10,8 @@ import NetprobeKit
 
 enum ExitStatus {
     static let usage: Int32 = 64
+    /// EX_NOINPUT: `report` cannot open or read a FILE.
+    static let noInput: Int32 = 66
     static let internalError: Int32 = 70
     static let badConfig: Int32 = 78
 }

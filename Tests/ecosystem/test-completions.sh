@@ -51,11 +51,12 @@ offers() {  # offers LINE WORD...: every WORD is among the candidates for LINE
         not_ok "bash completes '$line' without:$missing (offered: ${candidates//$'\n'/ })"
     fi
 }
-offers "netprobe " check path config wait watch help
+offers "netprobe " check path config wait watch report help
 offers "netprobe ch" check
 expect_eq "bash completes 'netprobe ch' with nothing else" "check" "$(complete_line "netprobe ch")"
 offers "netprobe config " check
 offers "netprobe check --format " text json prometheus
+offers "netprobe report --format " text json html
 offers "netprobe check --config pro" probes.json probes-lab.json
 offers "netprobe config check pro" probes.json probes-lab.json
 for command in check path wait watch "config check"; do

@@ -30,7 +30,7 @@ done
 # Options: each one `help` shows must be documented as .Fl somewhere in the page.
 documented_as_option() { grep -qE -- "(^\.| )Fl ${1#-}( |\$)" "$MAN"; }  # mdoc: .Fl -name, .It Fl i , Fl -name
 all_options=""
-for command in check path wait watch "config check"; do
+for command in check path wait watch report "config check"; do
     # shellcheck disable=SC2086 # "config check" is two words on purpose
     for option in $(help_options $command); do
         all_options="$all_options $option"

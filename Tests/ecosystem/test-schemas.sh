@@ -6,7 +6,8 @@
 # against probes.schema.json; and the schema's reason codes and error classes against
 # the man page, both ways. Then the stock validators an admin has, offline (in a namespace
 # with no network): check-jsonschema (--schemafile) and Python's jsonschema CLI, on the
-# same outputs: every schema stands alone (no $ref to another file or URL).
+# same outputs: every schema stands alone (no $ref to another file or URL). And `report
+# --format json` against summary.schema.json, on synthetic and real watch records.
 # shellcheck source=Tests/ecosystem/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 require_binary
@@ -84,6 +85,24 @@ expect_eq "watch printed a start record (online), then a change record (offline)
     "$("$PY" -c 'import json, sys
 print(" ".join(r.get("event", "?") + " " + r["verdict"] for r in map(json.loads, open(sys.argv[1]))))' "$OUT/watch.jsonl" 2>&1)"
 
+# netprobe report --format json: the summary of synthetic records (outages, a portal, malformed
+# and out-of-order lines), of the watch records above, and of nothing at all.
+"$PY" "$REPO/Tests/ecosystem/lib/synth_watch.py" --days 3 --hostile >"$WORK/synth.jsonl"
+"$NETPROBE" report --format json "$WORK/synth.jsonl" >"$OUT/summary-synth.json" 2>/dev/null
+expect_eq "report --format json exits 0 on a log with malformed lines" 0 "$?"
+"$NETPROBE" report --format json "$OUT/watch.jsonl" >"$OUT/summary-watch.json"
+"$NETPROBE" report --format json </dev/null >"$OUT/summary-empty.json"
+check "report --format json (synthetic, real watch records, empty) validates against summary.schema.json" \
+    validate "$SCHEMAS/summary.schema.json" "$OUT/summary-synth.json" "$OUT/summary-watch.json" "$OUT/summary-empty.json"
+check "report --format json of the synthetic log: 2 malformed lines, outages and a portal on wlan0" \
+    "$PY" -c 'import json, sys
+s = json.load(open(sys.argv[1]))
+paths = {(p["interface"], p["family"]): p for p in s["paths"]}
+assert s["malformed"] == 2 and s["records"] > 10, (s["malformed"], s["records"])
+assert paths[(None, None)]["scope"] == "overall" and paths[("eth0", "ipv4")]["outages"]["count"] > 0
+assert paths[("wlan0", "ipv4")]["portal_periods"]["count"] > 0 or paths[("wlan0", "ipv6")]["portal_periods"]["count"] > 0
+assert all(p["online_ms"] + p["portal_ms"] + p["offline_ms"] == p["observed_ms"] for p in s["paths"])' "$OUT/summary-synth.json"
+
 check "reason codes and error classes: schema and man page agree" \
     "$PY" "$REPO/Tests/ecosystem/lib/vocabulary.py" "$SCHEMAS/report.schema.json" "$REPO/man/netprobe.1"
 
@@ -102,6 +121,7 @@ for n, line in enumerate(open(sys.argv[1]), 1):
     open("%s/watch-%d.json" % (sys.argv[2], n), "w").write(line)' "$OUT/watch.jsonl" "$OUT/records"
 # shellcheck disable=SC2206
 documents=($reports "$OUT/wait.json" "$OUT"/records/watch-*.json)
+summaries=("$OUT"/summary-*.json)
 CJS=/opt/netprobe-pytools/bin/check-jsonschema
 if [ -x "$CJS" ]; then
     check "check-jsonschema --schemafile report.schema.json: ${#documents[@]} reports, no network" \
@@ -110,6 +130,8 @@ if [ -x "$CJS" ]; then
         unshare -n -- "$CJS" --schemafile "$SCHEMAS/path.schema.json" "$OUT/path.json" "$OUT/bare-path.json"
     check "check-jsonschema --schemafile probes.schema.json: the shipped probes.json, no network" \
         unshare -n -- "$CJS" --schemafile "$SCHEMAS/probes.schema.json" "$REPO/probes.json"
+    check "check-jsonschema --schemafile summary.schema.json: report --format json, no network" \
+        unshare -n -- "$CJS" --schemafile "$SCHEMAS/summary.schema.json" "${summaries[@]}"
     check "check-jsonschema rejects an invalid report" \
         sh -c '! unshare -n -- "$1" --schemafile "$2" "$3"' - "$CJS" "$SCHEMAS/report.schema.json" "$WORK/bad-report.json"
 else
@@ -122,6 +144,8 @@ check "jsonschema CLI (python3-jsonschema) with report.schema.json: ${#documents
 check "jsonschema CLI with path.schema.json and probes.schema.json, no network" \
     unshare -n -- sh -c '/usr/bin/jsonschema -i "$1" -i "$2" "$3" && /usr/bin/jsonschema -i "$4" "$5"' - \
     "$OUT/path.json" "$OUT/bare-path.json" "$SCHEMAS/path.schema.json" "$REPO/probes.json" "$SCHEMAS/probes.schema.json"
+check "jsonschema CLI with summary.schema.json: report --format json, no network" \
+    unshare -n -- /usr/bin/jsonschema $(for d in "${summaries[@]}"; do echo "-i $d"; done) "$SCHEMAS/summary.schema.json"
 check "jsonschema CLI rejects an invalid report" \
     sh -c '! unshare -n -- /usr/bin/jsonschema -i "$1" "$2" 2>/dev/null' - "$WORK/bad-report.json" "$SCHEMAS/report.schema.json"
 finish

@@ -1,0 +1,84 @@
+import ArgumentParser
+import Glibc
+import NetprobeCore
+import NetprobeKit
+
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Summarise watch's JSON Lines: availability, outages and portal periods per path.",
+        discussion: """
+            Reads `netprobe watch --json` records from each FILE in turn (- or none: stdin). A \
+            record's state holds until the next record; the last one runs to the last timestamp. \
+            Records out of order by up to 4096 records are sorted; an older one is skipped. A \
+            malformed or truncated line is counted and skipped with a warning on stderr (the \
+            first 20 are shown). Exit status 0, 64 bad command line, 66 a FILE cannot be read.
+            """
+    )
+
+    enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json, html
+        static var allValueStrings: [String] { allCases.map { $0.rawValue } }
+        static var allValueDescriptions: [String: String] { [:] }
+    }
+
+    @Option(name: .customLong("format"), help: "Output format: text, json or html (one self-contained page).")
+    var format: ReportFormat = .text
+
+    @Argument(help: ArgumentHelp("watch --json output to read; - or none for stdin.", valueName: "file"),
+              completion: .file())
+    var files: [String] = []
+
+    /// Warnings past this many are counted, not printed: a log of garbage must not bury the answer.
+    static let warningLimit = 20
+
+    func run() throws {
+        SignalInbox.ignoreBrokenPipe()
+        // Every file is opened before anything is read, so a typo fails at once with no output.
+        let inputs = try (files.isEmpty ? ["-"] : files).map { name -> (name: String, fd: Int32) in
+            if name == "-" { return (name, STDIN_FILENO) }
+            let fd = open(name, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw Self.unreadable(name, errno) }
+            var info = stat()
+            if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { throw Self.unreadable(name, EISDIR) }
+            return (name, fd)
+        }
+        var summarizer = WatchSummarizer()
+        var warnings = 0
+        let warn = { (skipped: WatchSummarizer.Skipped) in
+            warnings += 1
+            guard warnings <= Self.warningLimit else { return }
+            Log.note("\(skipped.source):\(skipped.line): skipped: \(skipped.message)")
+        }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
+        defer { buffer.deallocate() }
+        for input in inputs {
+            var lines = WatchLogLines(source: input.name == "-" ? "stdin" : input.name)
+            while true {
+                let count = read(input.fd, buffer.baseAddress, buffer.count)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw Self.unreadable(input.name, errno)
+                }
+                if count == 0 { break }
+                lines.consume(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), into: &summarizer, warn: warn)
+            }
+            lines.finish(into: &summarizer, warn: warn)
+            if input.fd != STDIN_FILENO { close(input.fd) }
+        }
+        if warnings > Self.warningLimit { Log.note("\(warnings - Self.warningLimit) more skipped line(s) not shown") }
+        let summary = summarizer.finish()
+        let text: String
+        switch format {
+        case .text: text = SummaryText.format(summary)
+        case .json: text = SummaryDocument.format(summary)
+        case .html: text = SummaryHTML.format(summary)
+        }
+        // A reader that went away (EPIPE) is no failure of the report.
+        Output.write(text)
+    }
+
+    static func unreadable(_ name: String, _ code: Int32) -> ExitCode {
+        Output.fail("report: cannot read \(name): \(String(cString: strerror(code)))", status: ExitStatus.noInput)
+    }
+}
