@@ -63,7 +63,7 @@ public struct WatchLogRecord: Sendable, Equatable {
         return WatchLogRecord(time: time, overall: overall, paths: paths, latencies: latencies(members["probes"]))
     }
 
-    private static func state(_ members: [String: JSONValue], at path: String) throws(Invalid) -> PathState {
+    private static func state(_ members: [JSONKey: JSONValue], at path: String) throws(Invalid) -> PathState {
         guard case .string(let verdictText)? = members["verdict"]?.content, let verdict = Verdict(rawValue: verdictText) else {
             throw Invalid(message: "\(JSONPath.member(path, "verdict")) is not online, portal or offline")
         }
