@@ -1,5 +1,5 @@
 /// Judgement of one probe: did it prove the Internet, show a portal, or fail?
-public enum ProbeOutcome: String, Codable, Sendable {
+public enum ProbeOutcome: String, Codable, Sendable, CaseIterable {
     case success, portal, failure, skipped
 }
 

@@ -21,16 +21,23 @@ public enum PrometheusFormatter {
             out.gauge("netprobe_partial", "1 when HTTP validated but HTTPS failed.", [([], partial ? 1 : 0)])
         }
         if let portal = report.portal {
-            out.gauge("netprobe_portal_info", "The captive portal's login URL when known (always 1).",
-                      [([("url", portal.url ?? ""), ("source", portal.source ?? "")], 1)])
+            // The host only: a login URL's query carries per-client, per-session tokens (openNDS's
+            // fas=), and each would be a new series of every machine of a fleet.
+            out.gauge("netprobe_portal_info", "The captive portal's login host when known, and how it was found (always 1).",
+                      [([("host", portal.url.flatMap { URLRules.httpHost($0, strict: false) } ?? ""),
+                         ("source", portal.source ?? "")], 1)])
         }
         portalMetrics(report, into: &out)
         pathMetrics(report, into: &out)
         let probes = report.probes
         out.gauge("netprobe_probe_success", "1 when the probe answered exactly as expected.",
                   probes.map { ([("probe", $0.spec.name)], $0.outcome == .success ? 1 : 0) })
-        out.gauge("netprobe_probe_outcome", "1 for the probe's outcome (success, portal, failure, skipped).",
-                  probes.map { ([("probe", $0.spec.name), ("outcome", $0.outcome.rawValue), ("error_class", $0.errorClass?.rawValue ?? "")], 1) })
+        // A fixed set of series per probe (its value says which holds), never a label that moves
+        // with each failure kind: the error class is in the JSON, the dominant one in the reason.
+        out.gauge("netprobe_probe_outcome", "1 for the probe's outcome, 0 for the other three.",
+                  probes.flatMap { probe in
+                      ProbeOutcome.allCases.map { ([("probe", probe.spec.name), ("outcome", $0.rawValue)], probe.outcome == $0 ? 1 : 0) }
+                  })
         out.gauge("netprobe_probe_http_status_code", "HTTP status of the probe's answer (0 when none).",
                   probes.filter { $0.outcome != .skipped }.map { ([("probe", $0.spec.name)], Double($0.observation?.status ?? 0)) })
         out.gauge("netprobe_probe_duration_seconds", "Duration of each phase of the probe's request.",

@@ -88,7 +88,7 @@ import Testing
         #expect(text.hasPrefix("portal  capport-captive: "))
         #expect(text.contains("log in at: https://login.portal.test/p  (from capport)"))
         #expect(text.contains("captive portal API: captive (https://capport.portal.test/api from systemd-networkd on eth0)"))
-        #expect(PrometheusFormatter.format(report).contains(#"netprobe_portal_info{url="https://login.portal.test/p",source="capport"} 1"#))
+        #expect(PrometheusFormatter.format(report).contains(#"netprobe_portal_info{host="login.portal.test",source="capport"} 1"#))
     }
 
     /// Names and URLs from the network reach the terminal escaped.

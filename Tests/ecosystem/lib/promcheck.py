@@ -11,6 +11,7 @@ usage: promcheck.py PROM EXPECT JSON MAN
 Prints one "not ok - ..." line per problem; exits 1 when there is any."""
 import json
 import re
+import urllib.parse
 import sys
 
 from prometheus_client.parser import text_string_to_metric_families
@@ -47,20 +48,29 @@ def main(prom_path, expect_path, json_path, man_path):
 
     names = sorted(p["name"] for p in report["probes"])
     for metric in ("netprobe_probe_success", "netprobe_probe_outcome"):
-        labelled = sorted(s.labels["probe"] for s in samples(metric))
+        labelled = sorted(set(s.labels["probe"] for s in samples(metric)))
         if labelled != names:
             problems.append(f"{metric} has probes {labelled}, the report has {names}")
+    for probe in report["probes"]:
+        # A fixed set of four series per probe, exactly one of them 1, no other label. (The
+        # report and the exposition come from two runs: which outcome a probe early exit
+        # skipped may differ between them.)
+        got = {s.labels["outcome"]: s.value for s in samples("netprobe_probe_outcome") if s.labels["probe"] == probe["name"]}
+        if sorted(got) != ["failure", "portal", "skipped", "success"] or sorted(got.values()) != [0, 0, 0, 1]:
+            problems.append(f"netprobe_probe_outcome for {probe['name']}: {got}, expected the four outcomes, one of them 1")
     for s in samples("netprobe_probe_outcome"):
-        if s.labels["outcome"] not in ("success", "portal", "failure", "skipped"):
-            problems.append(f"netprobe_probe_outcome has outcome {s.labels['outcome']!r}")
+        if set(s.labels) != {"probe", "outcome"}:
+            problems.append(f"netprobe_probe_outcome has labels {sorted(s.labels)}")
     for s in samples("netprobe_probe_duration_seconds"):
         if s.value < 0 or s.labels["phase"] not in ("resolve", "connect", "tls", "processing", "transfer"):
             problems.append(f"bad phase sample {s}")
 
     portal = [s.labels for s in samples("netprobe_portal_info")]
     if verdict == "portal":
-        # The label value, unescaped by the client's parser, is exactly the URL of the JSON report.
-        want = [{"url": report["portal"]["url"] or "", "source": report["portal"]["source"] or ""}]
+        # The login URL's host only (its query may hold a session token: a new series each time).
+        url = report["portal"]["url"] or ""
+        host = urllib.parse.urlsplit(url).hostname or "" if url else ""
+        want = [{"host": host, "source": report["portal"]["source"] or ""}]
         if portal != want:
             problems.append(f"netprobe_portal_info labels {portal}, expected {want}")
     elif portal:
