@@ -153,14 +153,15 @@ policy_rule() {
 }
 
 # route_refuse unreachable|blackhole|prohibit [4|6|46]: a default route of that type in
-# the client's main table: the kernel answers every packet with an error, at once.
+# the client's main table (replacing one of another type): the kernel answers every packet
+# with an error, at once.
 route_refuse() {
     local kind=${1:-} fam=46
     [[ $kind =~ ^(unreachable|blackhole|prohibit)$ ]] || die "route_refuse unreachable|blackhole|prohibit [4|6|46]"
     shift
     if [[ ${1:-} =~ ^[46]+$ ]]; then fam=$1; shift; fi
-    [[ $fam == *4* ]] && ip -n "$CLIENT_NS" -4 route add "$kind" default
-    [[ $fam == *6* ]] && ip -n "$CLIENT_NS" -6 route add "$kind" default
+    [[ $fam == *4* ]] && ip -n "$CLIENT_NS" -4 route replace "$kind" default
+    [[ $fam == *6* ]] && ip -n "$CLIENT_NS" -6 route replace "$kind" default
     return 0
 }
 
