@@ -138,30 +138,18 @@ struct DNSSocket {
 
     init(server: String, port: UInt16, stream: Bool, interface: String?,
          deadline: ContinuousClock.Instant) throws(DNSExchange.Failure) {
+        guard let bytes = IPAddressText.address(server, octets: .strict) else { throw .socket("not an IP address: \(server)") }
+        let family = bytes.count == 4 ? AF_INET : AF_INET6
         var storage = sockaddr_storage()
-        let length: socklen_t
-        let family: Int32
-        let parsed = IPAddressText.address(server, octets: .strict)
-        if parsed?.count == 4 {
-            family = AF_INET
-            length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            withUnsafeMutableBytes(of: &storage) { raw in
-                let address = raw.baseAddress!.assumingMemoryBound(to: sockaddr_in.self)
-                address.pointee.sin_family = sa_family_t(AF_INET)
-                address.pointee.sin_port = port.bigEndian
-                _ = inet_pton(AF_INET, server, &address.pointee.sin_addr)
-            }
-        } else if parsed?.count == 16 {
-            family = AF_INET6
-            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-            withUnsafeMutableBytes(of: &storage) { raw in
-                let address = raw.baseAddress!.assumingMemoryBound(to: sockaddr_in6.self)
-                address.pointee.sin6_family = sa_family_t(AF_INET6)
-                address.pointee.sin6_port = port.bigEndian
-                _ = inet_pton(AF_INET6, server, &address.pointee.sin6_addr)
-            }
-        } else {
-            throw .socket("not an IP address: \(server)")
+        // sockaddr_in and sockaddr_in6 both start with the family and the port; the address
+        // follows at its own offset.
+        let length = withUnsafeMutableBytes(of: &storage) { raw -> socklen_t in
+            raw.storeBytes(of: sa_family_t(family), toByteOffset: 0, as: sa_family_t.self)
+            raw.storeBytes(of: port.bigEndian, toByteOffset: MemoryLayout<sockaddr_in>.offset(of: \.sin_port)!, as: UInt16.self)
+            let offset = family == AF_INET ? MemoryLayout<sockaddr_in>.offset(of: \.sin_addr)!
+                                           : MemoryLayout<sockaddr_in6>.offset(of: \.sin6_addr)!
+            raw.baseAddress!.advanced(by: offset).copyMemory(from: bytes, byteCount: bytes.count)
+            return socklen_t(family == AF_INET ? MemoryLayout<sockaddr_in>.size : MemoryLayout<sockaddr_in6>.size)
         }
         let type = Int32(stream ? SOCK_STREAM.rawValue : SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
             | Int32(SOCK_NONBLOCK.rawValue)
