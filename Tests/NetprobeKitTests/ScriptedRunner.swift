@@ -20,7 +20,11 @@ final class ScriptedRunner: TransferRunner {
     /// (request name within its path, virtual moment, error kind if any), in delivery order.
     private(set) var delivered: [(name: String, at: Duration, error: TransportErrorKind?)] = []
     private(set) var rounds = 0
-    private var cutoffs: [String: (instant: ContinuousClock.Instant, error: TransportError)] = [:]
+    /// Cut-offs in virtual time: when the check asks for one, the virtual moment of the event
+    /// it is handling plus the delay it asked for. Real time spent between events (slow under
+    /// a sanitizer) never moves virtual time.
+    private var cutoffs: [String: (moment: Duration, error: TransportError)] = [:]
+    private var virtualNow: Duration = .zero
 
     init(_ script: @escaping (String, ProbeRequest) -> Answer?) {
         self.script = script
@@ -31,7 +35,8 @@ final class ScriptedRunner: TransferRunner {
     }
 
     func end(_ names: Set<String>, at instant: ContinuousClock.Instant, with error: TransportError) {
-        for name in names { cutoffs[name] = (instant, error) }
+        let delay = max(ContinuousClock.now.duration(to: instant), .zero)
+        for name in names { cutoffs[name] = (virtualNow + delay, error) }
     }
 
     func run(_ requests: [ProbeRequest], deadline: ContinuousClock.Instant,
@@ -39,6 +44,7 @@ final class ScriptedRunner: TransferRunner {
         rounds += 1
         self.requests += requests
         cutoffs = [:]
+        virtualNow = .zero
         let start = ContinuousClock.now
         let limit = start.duration(to: deadline)
         var results = [ProbeObservation?](repeating: nil, count: requests.count)
@@ -46,6 +52,7 @@ final class ScriptedRunner: TransferRunner {
         let answers = requests.map { script(Self.shortName($0.name), $0) }
 
         func deliver(_ index: Int, _ observation: ProbeObservation, at moment: Duration) {
+            virtualNow = moment
             results[index] = observation
             delivered.append((Self.shortName(observation.name), moment, observation.transportError?.kind))
             if listening { listening = onResult(observation) }
@@ -59,7 +66,7 @@ final class ScriptedRunner: TransferRunner {
             for index in open {
                 if let answer = answers[index], answer.at < (next?.moment ?? .seconds(1_000_000)) { next = (answer.at, index, nil) }
                 if let cut = cutoffs[requests[index].name] {
-                    let moment = max(start.duration(to: cut.instant), .zero)
+                    let moment = max(cut.moment, virtualNow)
                     if moment <= (next?.moment ?? .seconds(1_000_000)) { next = (moment, index, cut.error) }
                 }
             }
