@@ -125,6 +125,7 @@ enum DNSDocument {
 enum ReportDocument {
     static func json(_ report: Report) -> JSONOut {
         .object([
+            "bytes": .object(["received": .int(report.bytesMoved.received), "sent": .int(report.bytesMoved.sent)]),
             "capport": report.capport.map(CapportDocument.json) ?? .null,
             "default_routes": .array(report.path.defaultRoutes.map(RouteDocument.json)),
             "dns": DNSDocument.json(report.path.dns, resolvers: report.resolvers),
@@ -137,8 +138,8 @@ enum ReportDocument {
             "nat64": NAT64Document.json(report.path.nat64),
             "partial": .bool(report.partial),
             "partial_error": .string(NetworkText.jsonValue(report.partialError)),
-            "paths": .array(report.paths.map(PathReportDocument.json)),
-            "portal": report.portal.map(PortalDocument.json) ?? .null,
+            "paths": .array(report.paths.map { PathReportDocument.json($0, started: report.timestamp) }),
+            "portal": PortalDocument.json(report.portal, sessionEnd: report.portalSessionEnd),
             "probes": .array(report.probes.map(ProbeDocument.json)),
             "proxy": .bool(report.proxy),
             "quorum": .object([

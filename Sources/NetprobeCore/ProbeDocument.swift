@@ -6,6 +6,8 @@ enum ProbeDocument {
         let error = observation?.transportError.flatMap { $0.kind == .cancelled ? nil : $0.message }
         return .object([
             "body_bytes": .int(observation?.body.count),
+            "bytes_received": .int(observation?.bytesReceived),
+            "bytes_sent": .int(observation?.bytesSent),
             "body_matched": .bool(evidence.bodyMatched),
             "body_truncated": .bool(observation?.bodyTruncated),
             "dns_hijack": .bool(Classifier.dnsHijack(evidence)),

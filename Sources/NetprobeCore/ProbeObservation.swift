@@ -86,6 +86,10 @@ public struct ProbeObservation: Sendable, Equatable {
     /// "link" (the link's own, asked by netprobe and pinned), "proxy" (the proxy resolves);
     /// nil when nothing was resolved (an IP literal, or never sent).
     public var resolver: String?
+    /// HTTP bytes as libcurl counts them: the request's headers and body sent, the answer's headers
+    /// and body received (not TLS records, not TCP/IP headers). What a metered link pays at least.
+    public var bytesSent = 0
+    public var bytesReceived = 0
 
     public init(
         name: String, url: String, status: Int? = nil, headers: [(name: String, value: String)] = [],

@@ -81,8 +81,18 @@ struct MetricWriter {
     var text = ""
 
     mutating func gauge(_ name: String, _ help: String, _ samples: [([(String, String)], Double)]) {
+        metric(name, type: "gauge", help, samples)
+    }
+
+    /// A count that only grows while the process runs (a restart starts it at 0, which Prometheus's
+    /// rate() understands); the name ends in _total.
+    mutating func counter(_ name: String, _ help: String, _ samples: [([(String, String)], Double)]) {
+        metric(name, type: "counter", help, samples)
+    }
+
+    private mutating func metric(_ name: String, type: String, _ help: String, _ samples: [([(String, String)], Double)]) {
         guard !samples.isEmpty else { return }
-        text += "# HELP \(name) \(help)\n# TYPE \(name) gauge\n"
+        text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
         for (labels, value) in samples {
             let rendered = labels.isEmpty ? "" : "{" + labels.map { "\($0.0)=\"\(Self.escape($0.1))\"" }.joined(separator: ",") + "}"
             text += "\(name)\(rendered) \(Self.number(value))\n"

@@ -39,6 +39,8 @@ extension Transfer {
             transportError: nil, timings: timings,
             remoteAddress: address
         )
+        observation.bytesSent = longInfo(CURLINFO_REQUEST_SIZE) + Int(offInfo(CURLINFO_SIZE_UPLOAD_T))
+        observation.bytesReceived = longInfo(CURLINFO_HEADER_SIZE) + Int(offInfo(CURLINFO_SIZE_DOWNLOAD_T))
         if let proxy = request.proxy {
             // Through a proxy, libcurl's peer is the proxy: its address is not where the
             // probe's name led (DNS-hijack evidence must not read it as such).
@@ -95,6 +97,11 @@ extension Transfer {
     private func longInfo(_ info: CURLINFO) -> Int {
         var value = 0
         return netprobe_easy_getinfo_long(handle, info, &value) == CURLE_OK ? value : 0
+    }
+
+    private func offInfo(_ info: CURLINFO) -> curl_off_t {
+        var value: curl_off_t = 0
+        return netprobe_easy_getinfo_off_t(handle, info, &value) == CURLE_OK ? max(value, 0) : 0
     }
 
     private func stringInfo(_ info: CURLINFO) -> String? {

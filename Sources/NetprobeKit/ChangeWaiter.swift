@@ -24,6 +24,11 @@ public final class ChangeWaiter {
     public enum Wake: Sendable, Equatable {
         /// The kernel's link/address/route tables changed (and have settled).
         case pathChanged
+        /// /etc/resolv.conf changed (and nothing in the kernel's tables with it).
+        case resolverChanged
+        /// The wall clock was set, or the machine resumed from suspend: the caller tells which
+        /// by comparing CLOCK_BOOTTIME with CLOCK_MONOTONIC (`ClockReading`).
+        case clockChanged
         /// The timer given to `next(until:)` is due.
         case timer
         /// One of the signals the waiter was told to wake for is pending in the inbox.
@@ -37,6 +42,7 @@ public final class ChangeWaiter {
     private let signals: SignalInbox?
     private let wakeSignals: Set<Int32>
     private let output: Int32?
+    private let clockChanges: ClockChangeWatch?
     /// Events closer together than this belong to one burst.
     private let debounce: Duration = .milliseconds(100)
     /// A burst still going this long after it began is reported anyway.
@@ -48,6 +54,8 @@ public final class ChangeWaiter {
     private var lastEventAt: ContinuousClock.Instant?
     /// This burst already had its immediate check.
     private var burstReported = false
+    /// Only /etc/resolv.conf changed in this burst (it is reported as `resolverChanged`).
+    private var burstOnlyResolver = true
     /// How many times the kernel reported lost events (each answered by a full re-check).
     public private(set) var overflows = 0
 
@@ -63,6 +71,7 @@ public final class ChangeWaiter {
         self.signals = signals
         self.wakeSignals = wakeSignals
         self.output = output
+        clockChanges = ClockChangeWatch()
     }
 
     /// Call right before a check: it takes a fresh snapshot, so every event
@@ -86,7 +95,7 @@ public final class ChangeWaiter {
             if let settleAt, now >= settleAt {
                 self.settleAt = nil
                 burstEndsAt = nil
-                return .pathChanged
+                return burstOnlyResolver ? .resolverChanged : .pathChanged
             }
             if let timer, now >= timer { return .timer }
 
@@ -94,6 +103,7 @@ public final class ChangeWaiter {
             if let signals { entries.append(pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
             // events 0: only POLLERR/POLLHUP are reported, which is all we want to know about stdout.
             if let output { entries.append(pollfd(fd: output, events: 0, revents: 0)) }
+            if let clockChanges { entries.append(pollfd(fd: clockChanges.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
             if let resolvConf { entries.append(pollfd(fd: resolvConf.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
             let wakeAt = [settleAt, timer].compactMap { $0 }.min()
             let milliseconds = wakeAt.map { pollMilliseconds(until: $0, now: now) } ?? -1
@@ -107,19 +117,27 @@ public final class ChangeWaiter {
             if output != nil, entries[signals == nil ? 1 : 2].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
                 return .outputClosed
             }
+            if let clockChanges, entries[entries.count - (resolvConf == nil ? 1 : 2)].revents != 0 {
+                clockChanges.consume()
+                return .clockChanged
+            }
             let kernel = entries[0].revents != 0
             if kernel { consumeEvents() }
             // New resolver servers can turn a failed check around; nothing cheaper tells whether they do.
             let resolver = resolvConf.map { entries[entries.count - 1].revents != 0 && $0.consume() } ?? false
             if kernel || resolver {
                 let arrived = clock.now
-                if lastEventAt.map({ arrived - $0 >= debounce }) ?? true { burstReported = false }
+                if lastEventAt.map({ arrived - $0 >= debounce }) ?? true {
+                    burstReported = false
+                    burstOnlyResolver = true
+                }
                 lastEventAt = arrived
+                if kernel { burstOnlyResolver = false }
                 if !burstReported && (resolver || decisive()) {
                     burstReported = true
                     settleAt = nil
                     burstEndsAt = nil
-                    return .pathChanged
+                    return kernel ? .pathChanged : .resolverChanged
                 }
                 let burstEnd = burstEndsAt ?? arrived + maximumSettle
                 burstEndsAt = burstEnd

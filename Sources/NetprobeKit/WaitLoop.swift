@@ -51,7 +51,10 @@ public struct WaitLoop {
             checker.prepare()
             let timer = min(clock.now + backoff.next(), deadline)
             let options = options
-            if try changes.next(until: timer, decisive: { checker.gateMoved(options) }) == .pathChanged { backoff.reset() }
+            switch try changes.next(until: timer, decisive: { checker.gateMoved(options) }) {
+            case .pathChanged, .resolverChanged, .clockChanged: backoff.reset()
+            case .timer, .signal, .outputClosed: break
+            }
             if clock.now >= deadline { return current }
         }
     }

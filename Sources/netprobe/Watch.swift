@@ -14,13 +14,15 @@ struct Watch: ParsableCommand {
         commandName: "watch",
         abstract: "Stay running; print a record at start and whenever the state changes.",
         discussion: """
-            A change is a new verdict, a new reason, or a new portal login URL. Records are JSON \
-            Lines with --format json (the report plus "event", "previous", "previous_reason", \
-            "changed"), else one timestamped line each. Re-checks when the kernel reports a link, \
-            address or route change (at once when the change opens or closes a path, else \
-            debounced by 100 ms) or a change of /etc/resolv.conf, every 1, 2, 4 ... 30 s while not \
-            online, and every --interval while online. Between those it sleeps in poll(2). \
-            --timeout bounds each check (default: the probe set's timeout).
+            A change is a new verdict, a new reason, or a new portal login URL, reported once it has \
+            held for --hold seconds. Records are JSON Lines with --format json (the report plus \
+            "event", "trigger", "previous", "previous_reason", "changed"), else one timestamped line \
+            each. Re-checks when the kernel reports a link, address or route change (at once when the \
+            change opens or closes a path, else debounced by 100 ms), a change of /etc/resolv.conf, a \
+            resume from suspend, every 1, 2, 4 ... 30 s while not online, and every --interval while \
+            online (both spread by up to 10% at random), and before and after the end of a Captive \
+            Portal API session (an "expiring" record once per session). Between those it sleeps in \
+            poll(2). --timeout bounds each check (default: the probe set's timeout).
 
             SIGINT/SIGTERM: finish the current record, end a running hook (SIGTERM to its process \
             group, SIGKILL half a second later), exit 0. SIGHUP: reload the \
@@ -42,6 +44,29 @@ struct Watch: ParsableCommand {
             transform: Seconds.interval.parse("--interval"))
     var interval: Double = 300
 
+    @Option(name: .customLong("hold"), parsing: .unconditional,
+            help: ArgumentHelp("""
+                Report a new state only once it has held this many decimal seconds, confirmed by re-checks about \
+                once a second; a change that reverts within it reports nothing (0: at once; at most 3600).
+                """, valueName: "seconds"),
+            transform: Seconds.hold.parse("--hold"))
+    var hold: Double = 3
+
+    @Option(name: .customLong("textfile"),
+            help: ArgumentHelp("""
+                After every check, write the Prometheus metrics to FILE (atomically, mode 0644), for \
+                node_exporter's textfile collector.
+                """, valueName: "file"))
+    var textfile: String?
+
+    @Option(name: .customLong("session-warning"), parsing: .unconditional,
+            help: ArgumentHelp("""
+                Warn (an "expiring" record) this many decimal seconds before a Captive Portal API session ends \
+                (default: 60, or a tenth of a session shorter than 10 minutes).
+                """, valueName: "seconds"),
+            transform: Seconds.sessionWarning.parse("--session-warning"))
+    var sessionWarning: Double?
+
     @Option(name: .customLong("exec-timeout"), parsing: .unconditional,
             help: ArgumentHelp("Kill a hook that runs longer than this many decimal seconds (above 0, at most 86400).", valueName: "seconds"),
             transform: Seconds.execTimeout.parse("--exec-timeout"))
@@ -50,8 +75,8 @@ struct Watch: ParsableCommand {
     @Option(name: .customLong("exec"), parsing: .remaining,
             help: ArgumentHelp("""
                 Run PROGRAM ARGS... (no shell) on every record, one at a time, with the JSON record on its \
-                stdin and NETPROBE_VERDICT, NETPROBE_PREVIOUS, NETPROBE_REASON, NETPROBE_PORTAL_URL, \
-                NETPROBE_INTERFACE set (with --all-paths also NETPROBE_PATH_INTERFACE and NETPROBE_PATH_FAMILY \
+                stdin and NETPROBE_EVENT, NETPROBE_TRIGGER, NETPROBE_VERDICT, NETPROBE_PREVIOUS, NETPROBE_REASON, \
+                NETPROBE_PORTAL_URL, NETPROBE_PORTAL_EXPIRES_AT, NETPROBE_INTERFACE set (with --all-paths also NETPROBE_PATH_INTERFACE and NETPROBE_PATH_FAMILY \
                 of the changed path). Must come last: everything after it belongs to the hook.
                 """, valueName: "program args"))
     var exec: [String] = []
@@ -69,81 +94,38 @@ struct Watch: ParsableCommand {
 
     func run() throws {
         SignalInbox.ignoreBrokenPipe()
-        var config = try options.loadConfig()
+        let config = try options.loadConfig()
         do {
             let signals = try SignalInbox(catching: [SIGINT, SIGTERM, SIGHUP, SIGCHLD])
             let waiter = try ChangeWaiter(signals: signals, wakeOn: [SIGINT, SIGTERM, SIGHUP],
                                           watchingOutput: options.quiet ? nil : STDOUT_FILENO)
             let hook = exec.isEmpty ? nil : HookRunner(argv: exec, timeLimit: .milliseconds(Int64(execTimeout * 1000)), signals: signals,
                                                        stopSignals: [SIGINT, SIGTERM])
-            try loop(config: &config, waiter: waiter, signals: signals, hook: hook)
+            let output = WatchOutput(command: self, signals: signals, hook: hook, textfile: textfile.map(TextfileWriter.init))
+            let settings = WatchSettings(interval: .milliseconds(Int64(interval * 1000)), hold: .milliseconds(Int64(hold * 1000)),
+                                         sessionWarning: sessionWarning.map { .milliseconds(Int64($0 * 1000)) }, allPaths: allPaths)
+            let loop = WatchLoop(checker: Checker(), events: waiter, options: options.checkOptions(config: config, allPaths: allPaths),
+                                 settings: settings, handler: output)
+            try loop.run()
         } catch {
             // CheckError, SignalSetupError, PollError: all say what failed in their description.
             throw Output.fail(String(describing: error), status: ExitStatus.internalError)
         }
     }
 
-    /// Returns (exit 0) on SIGINT/SIGTERM or when stdout is gone.
-    private func loop(config: inout ProbeConfig, waiter: ChangeWaiter, signals: SignalInbox, hook: HookRunner?) throws {
-        let clock = ContinuousClock()
-        let checker = Checker()  // one for the whole run: its HTTP client is reused
-        var checkOptions = options.checkOptions(config: config, allPaths: allPaths)
-        var backoff = Backoff()
-        var previous: Report?
-        while true {
-            waiter.beginCheck()
-            let report = try checker.run(checkOptions)
-            if let record = WatchRecord.after(previous, report, allPaths: allPaths) {
-                if !options.quiet {
-                    guard RecordOutput.write(options.effectiveFormat == .json ? record.json : record.text) else { return }
-                }
-                if let hook {
-                    runHook(hook, record)
-                    // A stop signal ends the hook (HookRunner) and then watch: the record is out.
-                    if signals.hasPending([SIGINT, SIGTERM]) { return }
-                }
-                backoff.reset()
-            }
-            previous = report
-            let delay = report.verdict == .online ? Duration.milliseconds(Int64(interval * 1000)) : backoff.next()
-            let timer = clock.now + delay
-            // Ready to send the moment the path changes: libcurl is loaded now, not then.
-            checker.prepare()
-            waiting: while true {
-                switch try waiter.next(until: timer, decisive: { checker.gateMoved(checkOptions) }) {
-                case .pathChanged:
-                    backoff.reset()
-                    break waiting
-                case .timer:
-                    break waiting
-                case .outputClosed:
-                    return
-                case .signal:
-                    let interrupted = signals.take(SIGINT)
-                    if signals.take(SIGTERM) || interrupted { return }
-                    if signals.take(SIGHUP), reload(into: &config) {
-                        checkOptions = options.checkOptions(config: config, allPaths: allPaths)
-                        break waiting
-                    }
-                }
-            }
-        }
-    }
-
-    /// SIGHUP: the same lookup as at start. A bad file is reported and the running configuration kept.
-    private func reload(into config: inout ProbeConfig) -> Bool {
+    /// SIGHUP: the same lookup as at start. A bad file is reported and the running configuration kept (nil).
+    func reload() -> CheckOptions? {
         do {
             let (fresh, source) = try ConfigLookup.resolve(explicit: options.config)
-            config = fresh
             Log.note("SIGHUP: reloaded the configuration from \(source)")
-            return true
+            return options.checkOptions(config: fresh, allPaths: allPaths)
         } catch {
             Log.note("SIGHUP: keeping the previous configuration; the new one is invalid:\n\(error.description)")
-            return false
+            return nil
         }
     }
 
-    private func runHook(_ hook: HookRunner, _ record: WatchRecord) {
+    func runHook(_ hook: HookRunner, _ record: WatchRecord) {
         let outcome = hook.run(environment: record.environment, input: Array((record.json + "\n").utf8))
         // The program name and errno text come from the command line and the system: escaped by Log.
         switch outcome {

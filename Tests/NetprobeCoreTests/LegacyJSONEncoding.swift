@@ -116,7 +116,7 @@ struct LegacyReportDocument: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case schemaVersion = "schema_version"
-        case verdict, reason, portal, partial, timestamp, quorum, families, interfaces, dns, probes, paths, capport, proxy
+        case verdict, reason, portal, partial, timestamp, quorum, families, interfaces, dns, probes, paths, capport, proxy, bytes
         case durationMs = "duration_ms"
         case partialError = "partial_error"
         case dnsHijack = "dns_hijack"
@@ -127,13 +127,17 @@ struct LegacyReportDocument: Encodable {
     }
 
     enum QuorumKeys: String, CodingKey { case required, success, portal }
+    enum BytesKeys: String, CodingKey { case sent, received }
 
     func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(Report.schemaVersion, forKey: .schemaVersion)
         try container.encode(report.verdict, forKey: .verdict)
         try container.encode(report.reason.rawValue, forKey: .reason)
-        try container.encode(report.portal.map(LegacyPortalDocument.init), forKey: .portal)
+        try container.encode(LegacyPortalDocument.make(report.portal, sessionEnd: report.portalSessionEnd), forKey: .portal)
+        var bytes = container.nestedContainer(keyedBy: BytesKeys.self, forKey: .bytes)
+        try bytes.encode(report.bytesMoved.sent, forKey: .sent)
+        try bytes.encode(report.bytesMoved.received, forKey: .received)
         try container.encode(report.partial, forKey: .partial)
         try container.encode(NetworkText.jsonValue(report.partialError), forKey: .partialError)
         try container.encode(report.proxy, forKey: .proxy)
@@ -153,13 +157,17 @@ struct LegacyReportDocument: Encodable {
         try container.encode(report.path.nat64, forKey: .nat64)
         try container.encode(LegacyCheckDNSDocument(dns: report.path.dns, resolvers: report.resolvers), forKey: .dns)
         try container.encode(report.probes.map(LegacyProbeDocument.init), forKey: .probes)
-        try container.encode(report.paths.map(LegacyPathReportDocument.init), forKey: .paths)
+        try container.encode(report.paths.map { LegacyPathReportDocument($0, started: report.timestamp) }, forKey: .paths)
     }
 }
 
 struct LegacyPathReportDocument: Encodable {
     var path: PathReport
-    init(_ path: PathReport) { self.path = path }
+    var started: Date
+    init(_ path: PathReport, started: Date) {
+        self.path = path
+        self.started = started
+    }
 
     enum CodingKeys: String, CodingKey {
         case interface, family, verdict, reason, portal, partial, probes
@@ -174,7 +182,7 @@ struct LegacyPathReportDocument: Encodable {
         try container.encode(path.isDefault, forKey: .isDefault)
         try container.encode(path.conclusion.verdict, forKey: .verdict)
         try container.encode(path.conclusion.reason.rawValue, forKey: .reason)
-        try container.encode(path.conclusion.portal.map(LegacyPortalDocument.init), forKey: .portal)
+        try container.encode(LegacyPortalDocument.make(path.conclusion.portal, sessionEnd: path.sessionEnd(from: started)), forKey: .portal)
         try container.encode(path.conclusion.partial, forKey: .partial)
         try container.encode(path.probes.map(LegacyProbeDocument.init), forKey: .probes)
         try container.encode(Rounding.ms(path.durationMs), forKey: .durationMs)
@@ -191,6 +199,8 @@ struct LegacyProbeDocument: Encodable {
         case errorClass = "error_class"
         case bodyMatched = "body_matched"
         case bodyBytes = "body_bytes"
+        case bytesSent = "bytes_sent"
+        case bytesReceived = "bytes_received"
         case bodyTruncated = "body_truncated"
         case remoteAddress = "remote_address"
         case resolver
@@ -228,6 +238,8 @@ struct LegacyProbeDocument: Encodable {
         try container.encode(observation?.status, forKey: .status)
         try container.encode(evidence.bodyMatched, forKey: .bodyMatched)
         try container.encode(observation.map { $0.body.count }, forKey: .bodyBytes)
+        try container.encode(observation?.bytesSent, forKey: .bytesSent)
+        try container.encode(observation?.bytesReceived, forKey: .bytesReceived)
         try container.encode(observation.map(\.bodyTruncated), forKey: .bodyTruncated)
         try container.encode(observation?.remoteAddress, forKey: .remoteAddress)
         try container.encode(observation?.resolver, forKey: .resolver)
@@ -318,10 +330,19 @@ struct LegacyCapportDocument: Encodable {
 
 struct LegacyPortalDocument: Encodable {
     var portal: PortalInfo
+    var sessionEnd: Date?
     init(_ portal: PortalInfo) { self.portal = portal }
+    /// The portal object, or only its session's end, or null (nil).
+    static func make(_ portal: PortalInfo?, sessionEnd: Date?) -> LegacyPortalDocument? {
+        guard portal != nil || sessionEnd != nil else { return nil }
+        var document = LegacyPortalDocument(portal ?? PortalInfo())
+        document.sessionEnd = sessionEnd
+        return document
+    }
 
     enum CodingKeys: String, CodingKey {
         case url, source, probe, status, wispr
+        case expiresAt = "expires_at"
         case loginURL = "login_url"
         case locationName = "location_name"
     }
@@ -335,6 +356,7 @@ struct LegacyPortalDocument: Encodable {
         try container.encode(NetworkText.jsonValue(portal.loginURL), forKey: .loginURL)
         try container.encode(NetworkText.jsonValue(portal.locationName), forKey: .locationName)
         try container.encode(portal.wispr.map(LegacyWISPrDocument.init), forKey: .wispr)
+        try container.encode(sessionEnd.map { Timestamp.iso8601($0, fractional: false) }, forKey: .expiresAt)
     }
 }
 

@@ -38,10 +38,13 @@ extension LabSuite {
             #expect(contents("\(dir)/run-0.env") == """
                 NETPROBE_EVENT=start
                 NETPROBE_INTERFACE=v0
+                NETPROBE_PORTAL_BYTES_REMAINING=
+                NETPROBE_PORTAL_EXPIRES_AT=
                 NETPROBE_PORTAL_URL=
                 NETPROBE_PREVIOUS=
                 NETPROBE_PREVIOUS_REASON=
                 NETPROBE_REASON=probes-validated
+                NETPROBE_TRIGGER=start
                 NETPROBE_VERDICT=online
 
                 """)
@@ -54,10 +57,13 @@ extension LabSuite {
             #expect(contents("\(dir)/run-1.env") == """
                 NETPROBE_EVENT=change
                 NETPROBE_INTERFACE=v0
+                NETPROBE_PORTAL_BYTES_REMAINING=
+                NETPROBE_PORTAL_EXPIRES_AT=
                 NETPROBE_PORTAL_URL=http://portal.example/login?room=1
                 NETPROBE_PREVIOUS=online
                 NETPROBE_PREVIOUS_REASON=probes-validated
                 NETPROBE_REASON=http-redirect
+                NETPROBE_TRIGGER=interval
                 NETPROBE_VERDICT=portal
 
                 """)

@@ -43,6 +43,19 @@ extension LabSuite {
             }
         }
 
+        /// The textfile is kept by a long-running watch, not a shell loop of checks.
+        @Test func textfileUnitRunsWatchWithATextfileInItsRuntimeDirectory() throws {
+            let text = try verify("netprobe-textfile.service")
+            let lines = directives(text)
+            let exec = try #require(lines.first { $0.hasPrefix("ExecStart=") })
+            #expect(exec.hasPrefix("ExecStart=/usr/local/bin/netprobe watch ") && exec.contains("--textfile /run/netprobe/netprobe.prom"))
+            #expect(!exec.contains("/bin/sh") && !exec.contains("while"))
+            for expected in ["RuntimeDirectory=netprobe", "RuntimeDirectoryMode=0755", "DynamicUser=yes", "ProtectSystem=strict",
+                             "WantedBy=multi-user.target"] {
+                #expect(lines.contains(expected), "missing \(expected)")
+            }
+        }
+
         @Test func verifyRejectsABrokenUnit() throws {
             // The check has teeth: a unit whose program is missing fails.
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("np-units-\(getpid())-bad").path

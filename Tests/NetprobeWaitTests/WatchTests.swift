@@ -27,12 +27,14 @@ extension LabSuite {
 
             let start = try records(watch, 1)[0]
             #expect(start.schemaVersion == 1 && start.event == "start" && start.state == "online/probes-validated")
+            #expect(start.trigger == "start")
             #expect(start.previous == nil && start.previousReason == nil && start.changed == [])
 
             try lab.ip("route", "del", "default")
             let down = try records(watch, 2)[1]
             #expect(down.event == "change" && down.state == "offline/no-default-route")
             #expect(down.previous == "online" && down.previousReason == "probes-validated" && down.changed == ["verdict", "reason"])
+            #expect(down.trigger == "link")
 
             try lab.ip("route", "add", "default", "via", "198.51.100.1", "dev", "v0")
             let up = try records(watch, 3)[2]
@@ -55,10 +57,11 @@ extension LabSuite {
             #expect(watch.waitForExit(timeout: 10) == 0)
         }
 
+        /// --hold 0: every settled state is reported, so the debounce alone decides what is seen.
         @Test func hundredLinkFlapsLoseAndDoubleNothing() throws {
             let lab = try Lab()
             defer { lab.close() }
-            let watch = try lab.netprobe(["watch", "--config", lab.config, "--json"])
+            let watch = try lab.netprobe(["watch", "--config", lab.config, "--json", "--hold", "0"])
             defer { watch.stop() }
             _ = try records(watch, 1)
 

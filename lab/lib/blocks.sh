@@ -316,6 +316,15 @@ slow_capport() {
         tcp dport 443 redirect to :10444
 }
 
+# capport_countdown SECONDS: the Captive Portal API's /countdown (conf/nginx.conf.in) gives a
+# session whose seconds-remaining counts down from SECONDS, from its first request on;
+# at zero it says captive (servers/capport_countdown.py, on the gateway's loopback).
+capport_countdown() {
+    local seconds=${1:?capport_countdown SECONDS}
+    bg_start capport-countdown python3 "$LAB_DIR/servers/capport_countdown.py" --seconds "$seconds" --port 10445
+    bg_wait_listen capport-countdown tcp 127.0.0.1:10445
+}
+
 # odd_server BEHAVIOUR [HOST...]: hostile or broken HTTP answers nginx cannot
 # give (garbage, stall, endless, reset, ... see Tests/support/probe_server.py),
 # from the shared test server on its own address (conf/hosts: odd). The

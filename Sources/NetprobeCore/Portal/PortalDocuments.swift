@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// JSON shapes of the portal intelligence (schemas/report.schema.json): every key is
 /// always written, null when unknown. Every string here came from the network (a portal
 /// page, an API answer, a DHCP lease): controls filtered on the way out (`NetworkText`).
@@ -38,8 +44,13 @@ enum CapportDocument {
 }
 
 enum PortalDocument {
-    static func json(_ portal: PortalInfo) -> JSONOut {
-        .object([
+    /// The `portal` object: behind a portal, what is known of it; in an open session the Captive
+    /// Portal API told of, only when it ends (`expires_at`); null when neither.
+    static func json(_ portal: PortalInfo?, sessionEnd: Date?) -> JSONOut {
+        guard portal != nil || sessionEnd != nil else { return .null }
+        let portal = portal ?? PortalInfo()
+        return .object([
+            "expires_at": .string(sessionEnd.map { Timestamp.iso8601($0, fractional: false) }),
             "location_name": .string(NetworkText.jsonValue(portal.locationName)),
             "login_url": .string(NetworkText.jsonValue(portal.loginURL)),
             "probe": .string(portal.probe),

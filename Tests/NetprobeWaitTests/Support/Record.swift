@@ -4,6 +4,11 @@ import Foundation
 struct Record: Decodable, Equatable, CustomStringConvertible {
     struct Portal: Decodable, Equatable {
         var url: String?
+        var expiresAt: String?
+        enum CodingKeys: String, CodingKey {
+            case url
+            case expiresAt = "expires_at"
+        }
     }
 
     var schemaVersion: Int
@@ -14,10 +19,11 @@ struct Record: Decodable, Equatable, CustomStringConvertible {
     var previous: String?
     var previousReason: String?
     var changed: [String]?
+    var trigger: String?
     var timestamp: String
 
     enum CodingKeys: String, CodingKey {
-        case verdict, reason, portal, event, previous, changed, timestamp
+        case verdict, reason, portal, event, previous, changed, timestamp, trigger
         case schemaVersion = "schema_version"
         case previousReason = "previous_reason"
     }

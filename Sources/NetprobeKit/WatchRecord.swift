@@ -3,9 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Glibc
 import NetprobeCore
-import NetprobeKit
 
 /// One line of `watch` output: the start record, or a change.
 ///
@@ -13,27 +11,32 @@ import NetprobeKit
 /// login URL (a new portal is news even when the verdict stays "portal").
 /// Evidence that moves without changing those (timings, which probe answered
 /// first) is not a change: watch reports states, not measurements.
-struct WatchRecord {
-    enum Event: String {
-        case start, change
+///
+/// The third kind, `expiring`, is no change at all: the Captive Portal API's session is about
+/// to end (once per session), while the verdict still stands.
+public struct WatchRecord: Sendable {
+    public enum Event: String, Sendable {
+        case start, change, expiring
     }
 
-    let event: Event
-    let report: Report
-    let previous: Report?
+    public let event: Event
+    public let report: Report
+    public let previous: Report?
     /// Of "verdict", "reason", "portal_url", "paths"; empty for the start record.
-    let changed: [String]
+    public let changed: [String]
     /// With --all-paths: the paths whose verdict or reason changed, came or went.
-    var changedPaths: [PathKey] = []
+    public var changedPaths: [PathKey] = []
     /// Watching every path (--all-paths): hooks are told which path changed.
-    var allPaths = false
+    public var allPaths = false
+    /// Why the check that found this state ran.
+    public var trigger: WatchTrigger = .start
     /// The interface the probes left through (empty when the path was down).
-    var interface: String {
+    public var interface: String {
         report.answer.families.isEmpty ? "" : report.answer.interface ?? ""
     }
 
     /// The record `current` calls for after `previous`, or nil when nothing changed.
-    static func after(_ previous: Report?, _ current: Report, allPaths: Bool) -> WatchRecord? {
+    public static func after(_ previous: Report?, _ current: Report, allPaths: Bool) -> WatchRecord? {
         guard let previous else { return WatchRecord(event: .start, report: current, previous: nil, changed: [], allPaths: allPaths) }
         var changed: [String] = []
         if previous.verdict != current.verdict { changed.append("verdict") }
@@ -48,12 +51,17 @@ struct WatchRecord {
 
     /// A path is (interface, family). Without --all-paths the one path's changes are the overall
     /// ones, already told.
-    struct PathKey: Hashable {
-        var interface: String?
-        var family: AddressFamily?
+    public struct PathKey: Hashable, Sendable {
+        public var interface: String?
+        public var family: AddressFamily?
     }
 
-    static func pathChanges(_ previous: Report, _ current: Report) -> [PathKey] {
+    /// The session warning: `report` is the check that re-asked the API just before the end.
+    public static func expiring(_ report: Report, reported: Report, allPaths: Bool) -> WatchRecord {
+        WatchRecord(event: .expiring, report: report, previous: reported, changed: [], allPaths: allPaths, trigger: .expiry)
+    }
+
+    public static func pathChanges(_ previous: Report, _ current: Report) -> [PathKey] {
         func states(_ report: Report) -> [PathKey: String] {
             Dictionary(report.paths.map { (PathKey(interface: $0.interface, family: $0.family),
                                            "\($0.conclusion.verdict.rawValue) \($0.conclusion.reason.rawValue)") },
@@ -67,8 +75,8 @@ struct WatchRecord {
     }
 
     /// The report object (schema_version 1) with "event", "previous",
-    /// "previous_reason" and "changed" added, on one line.
-    var json: String {
+    /// "previous_reason", "changed", "changed_paths" and "trigger" added, on one line.
+    public var json: String {
         let report = JSONFormatter.format(self.report)
         precondition(report.hasPrefix("{"), "a report is a JSON object")
         let paths = changedPaths.map { JSONOut.object(["family": .string($0.family?.rawValue), "interface": .string($0.interface)]) }
@@ -76,13 +84,19 @@ struct WatchRecord {
         let extra = "\"changed\":\(JSONOut.strings(changed).rendered()),\"changed_paths\":\(JSONOut.array(paths).rendered()),"
             + "\"event\":\(JSONOut.string(event.rawValue).rendered()),"
             + "\"previous\":\(JSONOut.string(previous?.verdict.rawValue).rendered()),"
-            + "\"previous_reason\":\(JSONOut.string(previous?.reason.rawValue).rendered())"
+            + "\"previous_reason\":\(JSONOut.string(previous?.reason.rawValue).rendered()),"
+            + "\"trigger\":\(JSONOut.string(trigger.rawValue).rendered())"
         let body = report.dropFirst()
         return "{" + extra + (body.hasPrefix("}") ? "" : ",") + body
     }
 
-    /// `2026-11-22T10:00:00Z online probes-validated (was offline: no-default-route)`
-    var text: String {
+    /// `2026-11-22T10:00:00Z online probes-validated (was offline: no-default-route)`;
+    /// `2026-11-22T10:00:00Z expiring online probes-validated session ends 2026-11-22T10:01:00Z`
+    public var text: String {
+        if event == .expiring {
+            let end = report.portalSessionEnd.map(Self.timestamp) ?? "unknown"
+            return "\(Self.timestamp(report.timestamp)) expiring \(report.verdict.rawValue) \(report.reason.rawValue) session ends \(end)"
+        }
         var line = "\(Self.timestamp(report.timestamp)) \(report.verdict.rawValue) \(report.reason.rawValue)"
         if report.verdict == .portal {
             line += " login " + (report.portal?.url.map { TerminalText.escape($0, limit: 300) } ?? "unknown")
@@ -96,7 +110,7 @@ struct WatchRecord {
     }
 
     /// What a --exec hook finds in its environment (the portal URL is the network's: filtered).
-    var environment: [String: String] {
+    public var environment: [String: String] {
         rawEnvironment.mapValues(NetworkText.environmentValue)
     }
 
@@ -109,6 +123,9 @@ struct WatchRecord {
             "NETPROBE_PREVIOUS_REASON": previous?.reason.rawValue ?? "",
             "NETPROBE_PORTAL_URL": report.portal?.url ?? "",
             "NETPROBE_INTERFACE": interface,
+            "NETPROBE_TRIGGER": trigger.rawValue,
+            "NETPROBE_PORTAL_EXPIRES_AT": report.portalSessionEnd.map(Self.timestamp) ?? "",
+            "NETPROBE_PORTAL_BYTES_REMAINING": report.answer.sessionBytesRemaining.map(String.init) ?? "",
         ]
         if allPaths {
             environment["NETPROBE_PATH_INTERFACE"] = changedPaths.first?.interface ?? ""
@@ -119,14 +136,5 @@ struct WatchRecord {
 
     private static func timestamp(_ date: Date) -> String {
         Timestamp.iso8601(date, fractional: false)
-    }
-}
-
-/// Records go to stdout with write(2), so a reader that went away is an error
-/// we see (EPIPE, with SIGPIPE ignored), not a crash or a silent loss.
-enum RecordOutput {
-    /// False when stdout is gone: the caller ends quietly.
-    static func write(_ line: String) -> Bool {
-        FileOutput.write(line + "\n", to: STDOUT_FILENO)
     }
 }
