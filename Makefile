@@ -147,17 +147,20 @@ FISHCOMPDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 UNITDIR = $(DESTDIR)$(PREFIX)/lib/systemd/system
 UNITS = $(notdir $(wildcard systemd/*.service systemd/*.timer))
 SCHEMAS = $(notdir $(wildcard schemas/*.schema.json))
+# Alerting and recording rules, their promtool tests and the Grafana dashboard, for fleets.
+PROMETHEUS_FILES = netprobe-rules.yml netprobe-rules.test.yml grafana-netprobe.json
 
 $(RELEASE_BIN): Package.swift probes.json $(shell find Sources -name '*.swift' -o -name '*.h' -o -name '*.modulemap')
 	$(MAKE) --no-print-directory release
 
 install: $(INSTALL_BIN)
-	install -d "$(BINDIR)" "$(MANDIR)" "$(DATADIR)/schemas" "$(CONFDIR)" "$(UNITDIR)" \
+	install -d "$(BINDIR)" "$(MANDIR)" "$(DATADIR)/schemas" "$(DATADIR)/prometheus" "$(CONFDIR)" "$(UNITDIR)" \
 		"$(BASHCOMPDIR)" "$(ZSHCOMPDIR)" "$(FISHCOMPDIR)"
 	install -m 0755 "$(INSTALL_BIN)" "$(BINDIR)/netprobe"
 	install -m 0644 man/netprobe.1 "$(MANDIR)/netprobe.1"
 	install -m 0644 probes.json "$(DATADIR)/probes.json"
 	cd schemas && install -m 0644 $(SCHEMAS) "$(DATADIR)/schemas/"
+	cd prometheus && install -m 0644 $(PROMETHEUS_FILES) "$(DATADIR)/prometheus/"
 	@if [ ! -e "$(CONFDIR)/probes.json" ]; then \
 		echo install -m 0644 probes.json "$(CONFDIR)/probes.json"; \
 		install -m 0644 probes.json "$(CONFDIR)/probes.json"; \
@@ -187,8 +190,9 @@ uninstall:
 		else echo "make uninstall: kept your modified $(CONFDIR)/probes.json"; fi; \
 	fi
 	for schema in $(SCHEMAS); do rm -f "$(DATADIR)/schemas/$$schema"; done
+	for file in $(PROMETHEUS_FILES); do rm -f "$(DATADIR)/prometheus/$$file"; done
 	rm -f "$(DATADIR)/probes.json"
-	rmdir "$(DATADIR)/schemas" "$(DATADIR)" "$(CONFDIR)" 2>/dev/null || true
+	rmdir "$(DATADIR)/schemas" "$(DATADIR)/prometheus" "$(DATADIR)" "$(CONFDIR)" 2>/dev/null || true
 
 # libFuzzer targets (fuzz/targets) for everything that reads hostile bytes: the JSON reader,
 # probes.json, Captive Portal API answers, portal markup, the probe classifier, the terminal

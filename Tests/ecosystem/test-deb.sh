@@ -75,7 +75,9 @@ for f in /usr/bin/netprobe /usr/share/man/man1/netprobe.1.gz /usr/share/netprobe
     /usr/share/netprobe/schemas/probes.schema.json /usr/share/bash-completion/completions/netprobe \
     /usr/share/zsh/site-functions/_netprobe /usr/share/fish/vendor_completions.d/netprobe.fish \
     /lib/systemd/system/netprobe-watch.service /lib/systemd/system/netprobe-wait-online.service \
-    /lib/systemd/system/netprobe-textfile.service /usr/share/doc/netprobe/copyright; do
+    /lib/systemd/system/netprobe-textfile.service /usr/share/doc/netprobe/copyright \
+    /usr/share/netprobe/prometheus/netprobe-rules.yml /usr/share/netprobe/prometheus/netprobe-rules.test.yml \
+    /usr/share/netprobe/prometheus/grafana-netprobe.json; do
     check "the package installs $f" grep -qx "$f" "$WORK/files.txt"
 done
 # What the binary needs at start: libc, libm and Debian's libnl (kept shared, for its

@@ -31,6 +31,7 @@ expected_files() {
         echo "$prefix/share/fish/vendor_completions.d/netprobe.fish"
         echo "$prefix/share/netprobe/probes.json"
         for f in "$REPO"/schemas/*.schema.json; do echo "$prefix/share/netprobe/schemas/$(basename "$f")"; done
+        for f in netprobe-rules.yml netprobe-rules.test.yml grafana-netprobe.json; do echo "$prefix/share/netprobe/prometheus/$f"; done
         for f in "$REPO"/systemd/*.service "$REPO"/systemd/*.timer; do
             [ -e "$f" ] && echo "$prefix/lib/systemd/system/$(basename "$f")"
         done
