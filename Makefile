@@ -194,7 +194,8 @@ uninstall:
 	rm -f "$(DATADIR)/probes.json"
 	rmdir "$(DATADIR)/schemas" "$(DATADIR)/prometheus" "$(DATADIR)" "$(CONFDIR)" 2>/dev/null || true
 
-# libFuzzer targets (fuzz/targets) for everything that reads hostile bytes: the JSON reader,
+# libFuzzer targets (fuzz/targets) for everything that reads hostile bytes: the JSON reader
+# (and its selective reading against the full one),
 # probes.json, Captive Portal API answers, portal markup, the probe classifier, the terminal
 # escaper, RFC 3339 timestamps and `report` on whole logs. NetprobeCore's sources are compiled
 # once with swiftc into an instrumented static library (all but the files that reach the file
@@ -202,7 +203,7 @@ uninstall:
 # `make fuzz` runs each for FUZZ_SECONDS on a copy of its seed corpus (fuzz/corpus/TARGET);
 # `make fuzz-ci` is the short pass `make check` runs, failing on the first crash.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS = json config capport markup classifier escape dns timestamp watchlog
+FUZZ_TARGETS = json jsonselect config capport markup classifier escape dns timestamp watchlog
 FUZZ_DIR = .build/fuzz
 FUZZ_CORE = $(filter-out Sources/NetprobeCore/CheckedFile.swift Sources/NetprobeCore/ConfigLoad.swift \
 	Sources/NetprobeCore/DirectoryListing.swift, \

@@ -20,7 +20,9 @@ public struct JSONPosition: Sendable, Equatable, CustomStringConvertible {
 /// (bool vs number, integer vs fraction) so errors can say exactly what was found.
 /// Only `JSONReader` makes these from text: there is no second way in.
 public struct JSONValue: Sendable, Equatable {
-    public indirect enum Content: Sendable, Equatable {
+    /// Not `indirect`: arrays and dictionaries already hold their elements out of line, and an
+    /// indirect enum would put every string, number and boolean in a heap box of its own.
+    public enum Content: Sendable, Equatable {
         case null
         case bool(Bool)
         case number(Double)
@@ -66,7 +68,17 @@ public struct JSONKey: Hashable, Comparable, Sendable, ExpressibleByStringLitera
 
     public static func == (lhs: JSONKey, rhs: JSONKey) -> Bool {
         let left = lhs.text.utf8, right = rhs.text.utf8
-        return left.count == right.count && left.elementsEqual(right)
+        guard left.count == right.count else { return false }
+        // Native strings are stored as UTF-8: compare the two buffers, not index by index
+        // through the views (every dictionary lookup of a key ends here).
+        let same = left.withContiguousStorageIfAvailable { left in
+            right.withContiguousStorageIfAvailable { right in
+                for offset in 0..<left.count where left[offset] != right[offset] { return false }
+                return true
+            }
+        }
+        if let same = same ?? nil { return same }
+        return left.elementsEqual(right)
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -50,7 +50,8 @@ struct ReportCommand: ParsableCommand {
             guard warnings <= Self.warningLimit else { return }
             Log.note("\(skipped.source):\(skipped.line): skipped: \(skipped.message)")
         }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
+        // Large reads: most lines then lie wholly inside one chunk and are read there, not copied.
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 1)
         defer { buffer.deallocate() }
         for input in inputs {
             var lines = WatchLogLines(source: input.name == "-" ? "stdin" : input.name)

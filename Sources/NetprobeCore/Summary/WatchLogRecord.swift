@@ -29,10 +29,27 @@ public struct WatchLogRecord: Sendable, Equatable {
         public var description: String { message }
     }
 
+    /// The members `record` reads: the reader checks the rest of the line without building it.
+    static let selection: JSONSelection = {
+        let state: [JSONKey: JSONSelection] = ["verdict": .whole, "reason": .whole, "portal": ["url": .whole]]
+        var path = state
+        path["interface"] = .whole
+        path["family"] = .whole
+        var top = state
+        top["timestamp"] = .whole
+        top["paths"] = JSONSelection(path)
+        top["probes"] = ["operator": .whole, "timings": ["total_ms": .whole]]
+        return JSONSelection(top)
+    }()
+
     public static func parse(_ line: [UInt8]) throws(Invalid) -> WatchLogRecord {
+        try line.withUnsafeBufferPointer { (bytes) throws(Invalid) in try parse(bytes) }
+    }
+
+    public static func parse(_ line: UnsafeBufferPointer<UInt8>) throws(Invalid) -> WatchLogRecord {
         let value: JSONValue
         do {
-            value = try JSONReader.parse(line, limits: limits)
+            value = try JSONReader.parse(line, limits: limits, selecting: selection)
         } catch {
             throw Invalid(message: "not JSON: \(error.description)")
         }
@@ -50,38 +67,39 @@ public struct WatchLogRecord: Sendable, Equatable {
         if let list = members["paths"] {
             guard case .array(let items) = list.content else { throw Invalid(message: "\"paths\" is not an array") }
             for (index, item) in items.enumerated() {
-                let at = JSONPath.element("$.paths", index)
-                guard case .object(let path) = item.content else { throw Invalid(message: "\(at) is not an object") }
-                let interface = try optionalString(path["interface"], at: JSONPath.member(at, "interface"))
-                let family = try optionalString(path["family"], at: JSONPath.member(at, "family"))
+                let at = { JSONPath.element("$.paths", index) }
+                guard case .object(let path) = item.content else { throw Invalid(message: "\(at()) is not an object") }
+                let interface = try optionalString(path["interface"], at: JSONPath.member(at(), "interface"))
+                let family = try optionalString(path["family"], at: JSONPath.member(at(), "family"))
                 if let family, AddressFamily(rawValue: family) == nil {
-                    throw Invalid(message: "\(JSONPath.member(at, "family")) is not ipv4, ipv6 or null")
+                    throw Invalid(message: "\(JSONPath.member(at(), "family")) is not ipv4, ipv6 or null")
                 }
-                paths.append(PathEntry(key: PathKey(interface: interface, family: family), state: try state(path, at: at)))
+                paths.append(PathEntry(key: PathKey(interface: interface, family: family), state: try state(path, at: at())))
             }
         }
         return WatchLogRecord(time: time, overall: overall, paths: paths, latencies: latencies(members["probes"]))
     }
 
-    private static func state(_ members: [JSONKey: JSONValue], at path: String) throws(Invalid) -> PathState {
+    private static func state(_ members: [JSONKey: JSONValue], at path: @autoclosure () -> String) throws(Invalid) -> PathState {
         guard case .string(let verdictText)? = members["verdict"]?.content, let verdict = Verdict(rawValue: verdictText) else {
-            throw Invalid(message: "\(JSONPath.member(path, "verdict")) is not online, portal or offline")
+            throw Invalid(message: "\(JSONPath.member(path(), "verdict")) is not online, portal or offline")
         }
         guard case .string(let reason)? = members["reason"]?.content else {
-            throw Invalid(message: "\(JSONPath.member(path, "reason")) is not a string")
+            throw Invalid(message: "\(JSONPath.member(path(), "reason")) is not a string")
         }
         var url: String?
         if let portal = members["portal"], case .object(let fields) = portal.content {
-            url = try optionalString(fields["url"], at: JSONPath.member(JSONPath.member(path, "portal"), "url"))
+            url = try optionalString(fields["url"], at: JSONPath.member(JSONPath.member(path(), "portal"), "url"))
         }
         return PathState(verdict: verdict, reason: reason, portalURL: verdict == .portal ? url : nil)
     }
 
-    private static func optionalString(_ value: JSONValue?, at path: String) throws(Invalid) -> String? {
+    /// `path` is only spelled out for the message: a record that reads well builds none.
+    private static func optionalString(_ value: JSONValue?, at path: @autoclosure () -> String) throws(Invalid) -> String? {
         switch value?.content {
         case nil, .null?: return nil
         case .string(let text)?: return text
-        default: throw Invalid(message: "\(path) is not a string or null")
+        default: throw Invalid(message: "\(path()) is not a string or null")
         }
     }
 

@@ -60,6 +60,11 @@ public struct WatchSummarizer: Sendable {
 
     /// One line of input (without its newline). Returns what was skipped, for a warning.
     public mutating func add(line bytes: [UInt8], source: String, line number: Int) -> Skipped? {
+        bytes.withUnsafeBufferPointer { add(line: $0, source: source, line: number) }
+    }
+
+    /// One line, read where it lies in the input's buffer.
+    public mutating func add(line bytes: UnsafeBufferPointer<UInt8>, source: String, line number: Int) -> Skipped? {
         lines += 1
         // Blank lines (a trailing newline too many, a hand-edited log) are not records.
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
