@@ -18,7 +18,7 @@ final class ScriptedClock: WatchClock {
         reading.monotonic += duration
         reading.boottime += duration
     }
-    func sleep(_ duration: Duration) { reading.boottime += duration }
+    func suspend(for duration: Duration) { reading.boottime += duration }
 }
 
 /// What wakes the loop, step by step. Each step is given the timeout the loop asked for (the
@@ -155,7 +155,7 @@ final class RecordingHandler: WatchHandler {
             // Suspended for an hour; the network is another one after it.
             { _ in
                 clock.advance(.seconds(5))
-                clock.sleep(.seconds(3600))
+                clock.suspend(for: .seconds(3600))
                 paths.current = Kit.noRoute
                 return .clockChanged
             },
