@@ -348,30 +348,20 @@ extension JSONReader {
         return value
     }
 
-    /// The length of the well-formed UTF-8 sequence at `index` (RFC 3629: no overlong forms,
-    /// no surrogates, nothing above U+10FFFF), or a failure naming the bad byte.
+    /// The length of the well-formed UTF-8 sequence at `index` (`UTF8Sequence`), or a failure
+    /// naming the bad byte.
     private func utf8Sequence() throws(Failure) -> Int {
         let lead = bytes[index]
-        let length: Int
-        var second: ClosedRange<UInt8> = 0x80...0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; second = 0xA0...0xBF
-        case 0xED: length = 3; second = 0x80...0x9F
-        case 0xE1...0xEF: length = 3
-        case 0xF0: length = 4; second = 0x90...0xBF
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; second = 0x80...0x8F
-        default: throw failure("invalid UTF-8 (byte 0x\(hex(UInt32(lead), width: 2)))")
+        switch UTF8Sequence.check(bytes, at: index) {
+        case .valid(let length):
+            return length
+        case .badLead:
+            throw failure("invalid UTF-8 (byte 0x\(hex(UInt32(lead), width: 2)))")
+        case .endsInside:
+            throw failure("invalid UTF-8 (the text ends inside a character)")
+        case .badContinuation(let byte):
+            throw failure("invalid UTF-8 (byte 0x\(hex(UInt32(byte), width: 2)) after 0x\(hex(UInt32(lead), width: 2)))")
         }
-        for offset in 1..<length {
-            guard index + offset < bytes.count else { throw failure("invalid UTF-8 (the text ends inside a character)") }
-            let byte = bytes[index + offset]
-            guard (offset == 1 ? second : 0x80...0xBF).contains(byte) else {
-                throw failure("invalid UTF-8 (byte 0x\(hex(UInt32(byte), width: 2)) after 0x\(hex(UInt32(lead), width: 2)))")
-            }
-        }
-        return length
     }
 
     /// A failure for the byte at `index` that does not fit: says what was found, and calls

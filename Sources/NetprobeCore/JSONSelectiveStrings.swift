@@ -100,26 +100,9 @@ extension JSONSelectiveScanner {
         return value
     }
 
-    /// The length of the well-formed UTF-8 sequence at `at` (RFC 3629: no overlong forms, no
-    /// surrogates, nothing above U+10FFFF).
+    /// The length of the well-formed UTF-8 sequence at `at` (`UTF8Sequence`).
     private func utf8Sequence(at start: Int) throws(Refused) -> Int {
-        let lead = bytes[start]
-        let length: Int
-        var second: ClosedRange<UInt8> = 0x80...0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; second = 0xA0...0xBF
-        case 0xED: length = 3; second = 0x80...0x9F
-        case 0xE1...0xEF: length = 3
-        case 0xF0: length = 4; second = 0x90...0xBF
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; second = 0x80...0x8F
-        default: throw Refused()
-        }
-        guard start + length <= bytes.count else { throw Refused() }
-        for offset in 1..<length where !(offset == 1 ? second : 0x80...0xBF).contains(bytes[start + offset]) {
-            throw Refused()
-        }
+        guard case .valid(let length) = UTF8Sequence.check(bytes, at: start) else { throw Refused() }
         return length
     }
 }
