@@ -195,29 +195,35 @@ uninstall:
 	rmdir "$(DATADIR)/schemas" "$(DATADIR)/prometheus" "$(DATADIR)" "$(CONFDIR)" 2>/dev/null || true
 
 # libFuzzer targets (fuzz/targets) for everything that reads hostile bytes: the JSON reader
-# (and its selective reading against the full one),
-# probes.json, Captive Portal API answers, portal markup, the probe classifier, the terminal
-# escaper, RFC 3339 timestamps and `report` on whole logs. NetprobeCore's sources are compiled
-# once with swiftc into an instrumented static library (all but the files that reach the file
-# system: CheckedFile, ConfigLoad and DirectoryListing); each target links it.
+# (and its selective reading against the full one), probes.json, Captive Portal API answers,
+# portal markup, the probe classifier, the terminal escaper, DNS messages, DHCP leases and
+# link state files, RFC 3339 timestamps
+# and `report` on whole logs. The pure modules (NetprobeWire, NetprobeVerdict, NetprobeOutput,
+# NetprobeReport: no file system, no C) are compiled with swiftc into instrumented static
+# libraries, each on the ones below it; each target links them all.
 # `make fuzz` runs each for FUZZ_SECONDS on a copy of its seed corpus (fuzz/corpus/TARGET);
 # `make fuzz-ci` is the short pass `make check` runs, failing on the first crash.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS = json jsonselect config capport markup classifier escape dns timestamp watchlog
+FUZZ_TARGETS = json jsonselect config capport markup classifier escape dns lease timestamp watchlog
 FUZZ_DIR = .build/fuzz
-FUZZ_CORE = $(filter-out Sources/NetprobeCore/CheckedFile.swift Sources/NetprobeCore/ConfigLoad.swift \
-	Sources/NetprobeCore/DirectoryListing.swift, \
-	$(shell find Sources/NetprobeCore -name '*.swift' | sort))
-FUZZ_FLAGS = -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -use-ld=lld
+FUZZ_MODULES = NetprobeWire NetprobeVerdict NetprobeOutput NetprobeReport
+FUZZ_LIBS = $(foreach module,$(FUZZ_MODULES),$(FUZZ_DIR)/lib$(module).a)
+FUZZ_FLAGS = -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -use-ld=lld -package-name netprobe
 SWIFTC ?= swiftc
 
-$(FUZZ_DIR)/libNetprobeCore.a: $(FUZZ_CORE)
+module_sources = $(shell find Sources/$(1) -name '*.swift' | sort)
+$(FUZZ_DIR)/libNetprobeWire.a: $(call module_sources,NetprobeWire)
+$(FUZZ_DIR)/libNetprobeVerdict.a: $(call module_sources,NetprobeVerdict) $(FUZZ_DIR)/libNetprobeWire.a
+$(FUZZ_DIR)/libNetprobeOutput.a: $(call module_sources,NetprobeOutput) $(FUZZ_DIR)/libNetprobeVerdict.a
+$(FUZZ_DIR)/libNetprobeReport.a: $(call module_sources,NetprobeReport) $(FUZZ_DIR)/libNetprobeOutput.a
+$(FUZZ_LIBS):
 	@mkdir -p $(FUZZ_DIR)
-	$(SWIFTC) $(FUZZ_FLAGS) -enable-testing -module-name NetprobeCore -emit-module \
-		-emit-module-path $(FUZZ_DIR)/NetprobeCore.swiftmodule -emit-library -static -o $@ $(FUZZ_CORE)
+	$(SWIFTC) $(FUZZ_FLAGS) -enable-testing -I $(FUZZ_DIR) -module-name $(patsubst lib%.a,%,$(notdir $@)) -emit-module \
+		-emit-module-path $(FUZZ_DIR)/$(patsubst lib%.a,%,$(notdir $@)).swiftmodule -emit-library -static -o $@ \
+		$(call module_sources,$(patsubst lib%.a,%,$(notdir $@)))
 
-$(FUZZ_DIR)/fuzz-%: fuzz/targets/%.swift fuzz/targets/support.swift $(FUZZ_DIR)/libNetprobeCore.a
-	$(SWIFTC) $(FUZZ_FLAGS) -I $(FUZZ_DIR) -L $(FUZZ_DIR) -lNetprobeCore -o $@ fuzz/targets/support.swift $<
+$(FUZZ_DIR)/fuzz-%: fuzz/targets/%.swift fuzz/targets/support.swift $(FUZZ_LIBS)
+	$(SWIFTC) $(FUZZ_FLAGS) -I $(FUZZ_DIR) -L $(FUZZ_DIR) $(addprefix -l,$(FUZZ_MODULES)) -o $@ fuzz/targets/support.swift $<
 
 fuzz-build: $(addprefix $(FUZZ_DIR)/fuzz-,$(FUZZ_TARGETS))
 

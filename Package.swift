@@ -16,44 +16,67 @@ let package = Package(
         // libcurl's headers (libcurl4-openssl-dev) at build time; libcurl.so.4 itself is
         // dlopened on the first transfer (loader.c), so the binary does not link it.
         .target(name: "CCurl"),
+        // glibc functions Swift's Glibc module leaves out (timerfd, malloc_trim,
+        // posix_spawn_file_actions_addclosefrom_np), declared once with their types.
+        .systemLibrary(name: "CLibc"),
         .systemLibrary(
             name: "CNetlink",
             pkgConfig: "libnl-route-3.0",
             providers: [.apt(["libnl-3-dev", "libnl-route-3-dev"])]
         ),
-        // Pure Swift: configuration, evidence, the verdict engine, reports and formatters.
-        // CheckedFile (and so ConfigParser.load) opens files through swift-system and
-        // DirectoryListing lists directories; the rest is pure Swift, and the fuzz targets
-        // compile it without those three files (see Makefile).
-        .target(
-            name: "NetprobeCore",
-            dependencies: [.product(name: "SystemPackage", package: "swift-system")]
-        ),
-        // The kernel's view (libnl): links, addresses, routes, change events.
-        .target(name: "NetprobeLink", dependencies: ["NetprobeCore", "CNetlink"]),
-        // The network's answer (libcurl multi): concurrent probes.
-        .target(name: "NetprobeHTTP", dependencies: ["NetprobeCore", "CCurl"]),
-        // The pipeline that joins them: path snapshot -> gate -> probes -> verdict.
-        .target(name: "NetprobeKit", dependencies: ["NetprobeCore", "NetprobeLink", "NetprobeHTTP",
-                                                   .product(name: "SystemPackage", package: "swift-system")]),
+        // Every format netprobe reads or writes as bytes, as pure parsers and writers: JSON,
+        // probes.json, DNS messages, addresses and URLs, portal markup (WISPr, meta refresh),
+        // captive+json, DHCP leases and link state files, RFC 3339 times. Each parser has a fuzz
+        // target (fuzz/targets), which compiles this module without the file system.
+        .target(name: "NetprobeWire"),
+        // The model of a check (what the kernel said, what each probe saw) and the pure function
+        // that turns it into a verdict, a reason and the portal's page: table-tested.
+        .target(name: "NetprobeVerdict", dependencies: ["NetprobeWire"]),
+        // A check's report as text, JSON or Prometheus, each through its output edge's escaper.
+        .target(name: "NetprobeOutput", dependencies: ["NetprobeWire", "NetprobeVerdict"]),
+        // `netprobe report`: watch's JSON Lines summarised as text, JSON or HTML.
+        .target(name: "NetprobeReport", dependencies: ["NetprobeWire", "NetprobeVerdict", "NetprobeOutput"]),
+        // The kernel's edge: links, addresses, routes and change events through libnl, the
+        // resolver configuration, and the one way files are read (checked on the descriptor).
+        .target(name: "NetprobeSystem", dependencies: ["NetprobeWire", "NetprobeVerdict", "CNetlink",
+                                                      .product(name: "SystemPackage", package: "swift-system")]),
+        // The network's edge: HTTP probes through libcurl's multi interface, DNS questions to a
+        // link's resolvers. Sends; never judges.
+        .target(name: "NetprobeNetwork", dependencies: ["NetprobeWire", "NetprobeVerdict", "NetprobeSystem", "CCurl"]),
+        // One check, start to finish: path snapshot -> gate -> plan -> transfers -> verdict.
+        .target(name: "NetprobeCheck", dependencies: ["NetprobeWire", "NetprobeVerdict", "NetprobeOutput",
+                                                     "NetprobeSystem", "NetprobeNetwork",
+                                                     .product(name: "SystemPackage", package: "swift-system")]),
+        // The loops that re-check as the network changes: `wait`, and `watch` as a service
+        // (events, hold, records, hooks, textfile).
+        .target(name: "NetprobeWatch", dependencies: ["CLibc", "NetprobeWire", "NetprobeVerdict", "NetprobeOutput",
+                                                     "NetprobeSystem", "NetprobeNetwork", "NetprobeCheck",
+                                                     .product(name: "SystemPackage", package: "swift-system")]),
         .executableTarget(
             name: "netprobe",
             dependencies: [
-                "NetprobeKit",
+                "NetprobeWire", "NetprobeVerdict", "NetprobeOutput", "NetprobeReport",
+                "NetprobeSystem", "NetprobeNetwork", "NetprobeCheck", "NetprobeWatch",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // The verdict tables' one helper (`VerdictEngine.decide`), shared by the test targets
         // that judge evidence; never linked into netprobe.
-        .target(name: "VerdictTables", dependencies: ["NetprobeCore"], path: "Tests/VerdictTables"),
-        .testTarget(name: "NetprobeCoreTests", dependencies: ["NetprobeCore", "VerdictTables"]),
-        .testTarget(name: "NetprobeHTTPTests", dependencies: ["NetprobeHTTP", "NetprobeCore"]),
-        .testTarget(name: "NetprobeLinkTests", dependencies: ["NetprobeLink", "NetprobeCore"]),
-        .testTarget(name: "NetprobeCLITests", dependencies: ["NetprobeCore"]),
-        .testTarget(name: "NetprobeWaitTests", dependencies: ["NetprobeCore"]),
-        .testTarget(name: "NetprobePortalTests", dependencies: ["NetprobeCore", "NetprobeKit", "VerdictTables"]),
-        // The check loop in-process, on a scripted runner and a fixed kernel view: no namespaces, milliseconds.
-        .testTarget(name: "NetprobeKitTests", dependencies: ["NetprobeKit", "NetprobeCore", "NetprobeHTTP"]),
+        .target(name: "VerdictTables", dependencies: ["NetprobeWire", "NetprobeVerdict"], path: "Tests/VerdictTables"),
+        // The pure modules: parsers, the verdict tables, formatters, the report.
+        .testTarget(name: "NetprobePureTests", dependencies: ["NetprobeWire", "NetprobeVerdict", "NetprobeOutput", "NetprobeReport", "NetprobeSystem", "NetprobeNetwork", "NetprobeCheck", "NetprobeWatch", "VerdictTables"]),
+        // libcurl against loopback servers, and the DNS exchange.
+        .testTarget(name: "NetprobeNetworkTests", dependencies: ["NetprobeWire", "NetprobeVerdict", "NetprobeOutput", "NetprobeReport", "NetprobeSystem", "NetprobeNetwork", "NetprobeCheck", "NetprobeWatch"]),
+        // netlink and files in real network namespaces.
+        .testTarget(name: "NetprobeSystemTests", dependencies: ["NetprobeWire", "NetprobeVerdict", "NetprobeOutput", "NetprobeReport", "NetprobeSystem", "NetprobeNetwork", "NetprobeCheck", "NetprobeWatch"]),
+        // The built netprobe, run as a user runs it.
+        .testTarget(name: "NetprobeCLITests", dependencies: ["NetprobeWire", "NetprobeVerdict", "NetprobeOutput", "NetprobeReport", "NetprobeSystem", "NetprobeNetwork", "NetprobeCheck", "NetprobeWatch"]),
+        .testTarget(name: "NetprobeWaitTests", dependencies: ["NetprobeWire", "NetprobeVerdict", "NetprobeOutput", "NetprobeReport", "NetprobeSystem", "NetprobeNetwork", "NetprobeCheck", "NetprobeWatch"]),
+        .testTarget(name: "NetprobePortalTests", dependencies: ["NetprobeWire", "NetprobeVerdict", "NetprobeOutput", "NetprobeReport", "NetprobeSystem", "NetprobeNetwork", "NetprobeCheck", "NetprobeWatch", "VerdictTables"]),
+        // The check, wait and watch loops in-process, on a scripted runner and a fixed kernel
+        // view: no namespaces, milliseconds.
+        .testTarget(name: "NetprobeLoopTests", dependencies: ["NetprobeWire", "NetprobeVerdict", "NetprobeOutput", "NetprobeReport", "NetprobeSystem", "NetprobeNetwork", "NetprobeCheck", "NetprobeWatch"]),
     ],
     swiftLanguageModes: [.v6]
 )

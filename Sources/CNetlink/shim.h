@@ -1,7 +1,7 @@
 // The libnl-3 surface NetprobeLink uses. Only NetprobeLink imports this module;
 // everything above it sees plain Swift values.
 //
-// Everything NetprobeLink calls is a plain (non-variadic) function, so no
+// Everything NetprobeSystem calls is a plain (non-variadic) function, so no
 // wrappers are needed; the variadic nl_socket_add_memberships() is avoided in
 // favour of one nl_socket_add_membership() call per group.
 #ifndef NETPROBE_CNETLINK_SHIM_H

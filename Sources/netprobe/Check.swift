@@ -1,6 +1,12 @@
 import ArgumentParser
-import NetprobeCore
-import NetprobeKit
+import NetprobeWire
+import NetprobeVerdict
+import NetprobeOutput
+import NetprobeReport
+import NetprobeSystem
+import NetprobeNetwork
+import NetprobeCheck
+import NetprobeWatch
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,7 +4,14 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import NetprobeCore
+import NetprobeWire
+import NetprobeVerdict
+import NetprobeOutput
+import NetprobeReport
+import NetprobeSystem
+import NetprobeNetwork
+import NetprobeCheck
+import NetprobeWatch
 
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,8 +1,14 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import NetprobeCore
-import NetprobeKit
+import NetprobeWire
+import NetprobeVerdict
+import NetprobeOutput
+import NetprobeReport
+import NetprobeSystem
+import NetprobeNetwork
+import NetprobeCheck
+import NetprobeWatch
 
 /// --config FILE, else $NETPROBE_CONFIG, else /etc/netprobe/probes.json, else the built-in set.
 /// A file that is named but unreadable or invalid is an error, never a silent fallback.

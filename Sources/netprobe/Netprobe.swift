@@ -2,8 +2,14 @@ import ArgumentParser
 #if canImport(Glibc)
 import Glibc
 #endif
-import NetprobeCore
-import NetprobeKit
+import NetprobeWire
+import NetprobeVerdict
+import NetprobeOutput
+import NetprobeReport
+import NetprobeSystem
+import NetprobeNetwork
+import NetprobeCheck
+import NetprobeWatch
 
 /// The entry point: swift-argument-parser's own `main()` prints its errors ("Unknown option
 /// '\e[2J'", "The value '...' is invalid") with the command line's bytes raw. Here every

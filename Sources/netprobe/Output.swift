@@ -5,8 +5,14 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
-import NetprobeCore
-import NetprobeKit
+import NetprobeWire
+import NetprobeVerdict
+import NetprobeOutput
+import NetprobeReport
+import NetprobeSystem
+import NetprobeNetwork
+import NetprobeCheck
+import NetprobeWatch
 
 enum ExitStatus {
     static let usage: Int32 = 64

@@ -4,8 +4,14 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import NetprobeCore
-import NetprobeKit
+import NetprobeWire
+import NetprobeVerdict
+import NetprobeOutput
+import NetprobeReport
+import NetprobeSystem
+import NetprobeNetwork
+import NetprobeCheck
+import NetprobeWatch
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json, prometheus

@@ -1,7 +1,14 @@
 import ArgumentParser
 import Glibc
-import NetprobeCore
-import NetprobeKit
+import SystemPackage
+import NetprobeWire
+import NetprobeVerdict
+import NetprobeOutput
+import NetprobeReport
+import NetprobeSystem
+import NetprobeNetwork
+import NetprobeCheck
+import NetprobeWatch
 
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -35,13 +42,14 @@ struct ReportCommand: ParsableCommand {
     func run() throws {
         SignalInbox.ignoreBrokenPipe()
         // Every file is opened before anything is read, so a typo fails at once with no output.
-        let inputs = try (files.isEmpty ? ["-"] : files).map { name -> (name: String, fd: Int32) in
-            if name == "-" { return (name, STDIN_FILENO) }
-            let fd = open(name, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw Self.unreadable(name, errno) }
-            var info = stat()
-            if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { throw Self.unreadable(name, EISDIR) }
-            return (name, fd)
+        var inputs: [(name: String, stream: CheckedFile.Stream)] = []
+        for name in files.isEmpty ? ["-"] : files {
+            if name == "-" { inputs.append((name, .standardInput())); continue }
+            do {
+                inputs.append((name, try CheckedFile.Stream(path: name)))
+            } catch {
+                throw Self.unreadable(name, error)
+            }
         }
         var summarizer = WatchSummarizer()
         var warnings = 0
@@ -56,16 +64,16 @@ struct ReportCommand: ParsableCommand {
         for input in inputs {
             var lines = WatchLogLines(source: input.name == "-" ? "stdin" : input.name)
             while true {
-                let count = read(input.fd, buffer.baseAddress, buffer.count)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw Self.unreadable(input.name, errno)
+                let count: Int
+                do {
+                    count = try input.stream.read(into: buffer)
+                } catch {
+                    throw Self.unreadable(input.name, error)
                 }
                 if count == 0 { break }
                 lines.consume(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), into: &summarizer, warn: warn)
             }
             lines.finish(into: &summarizer, warn: warn)
-            if input.fd != STDIN_FILENO { close(input.fd) }
         }
         if warnings > Self.warningLimit { Log.note("\(warnings - Self.warningLimit) more skipped line(s) not shown") }
         let summary = summarizer.finish()
@@ -79,7 +87,13 @@ struct ReportCommand: ParsableCommand {
         Output.write(text)
     }
 
-    static func unreadable(_ name: String, _ code: Int32) -> ExitCode {
-        Output.fail("report: cannot read \(name): \(String(cString: strerror(code)))", status: ExitStatus.noInput)
+    static func unreadable(_ name: String, _ failure: CheckedFile.Failure) -> ExitCode {
+        let why: String
+        switch failure {
+        case .cannotOpen(let errno), .cannotRead(let errno): why = errno.description
+        case .notRegularFile(.directory): why = Errno.isDirectory.description
+        default: why = failure.description
+        }
+        return Output.fail("report: cannot read \(name): \(why)", status: ExitStatus.noInput)
     }
 }

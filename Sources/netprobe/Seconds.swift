@@ -1,4 +1,12 @@
 import ArgumentParser
+import NetprobeWire
+import NetprobeVerdict
+import NetprobeOutput
+import NetprobeReport
+import NetprobeSystem
+import NetprobeNetwork
+import NetprobeCheck
+import NetprobeWatch
 
 /// Durations on the command line: plain decimal seconds and nothing else.
 ///

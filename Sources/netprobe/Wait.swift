@@ -5,8 +5,14 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
-import NetprobeCore
-import NetprobeKit
+import NetprobeWire
+import NetprobeVerdict
+import NetprobeOutput
+import NetprobeReport
+import NetprobeSystem
+import NetprobeNetwork
+import NetprobeCheck
+import NetprobeWatch
 
 struct Wait: ParsableCommand {
     /// Long enough for DHCP and a slow Wi-Fi association, short enough that a CI job fails in reasonable time.

@@ -4,8 +4,14 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
-import NetprobeCore
-import NetprobeKit
+import NetprobeWire
+import NetprobeVerdict
+import NetprobeOutput
+import NetprobeReport
+import NetprobeSystem
+import NetprobeNetwork
+import NetprobeCheck
+import NetprobeWatch
 
 /// `wait`'s one-line progress on a terminal: what it is waiting for, rewritten
 /// in place after each check and erased at the end, so only the report remains.

@@ -1,6 +1,12 @@
 import Glibc
-import NetprobeCore
-import NetprobeKit
+import NetprobeWire
+import NetprobeVerdict
+import NetprobeOutput
+import NetprobeReport
+import NetprobeSystem
+import NetprobeNetwork
+import NetprobeCheck
+import NetprobeWatch
 
 /// Where `watch`'s records and metrics go: stdout (unless --quiet), the hook (--exec), the
 /// textfile (--textfile); and what its signals mean.

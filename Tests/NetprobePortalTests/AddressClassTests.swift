@@ -1,4 +1,11 @@
-@testable import NetprobeCore
+@testable import NetprobeWire
+@testable import NetprobeVerdict
+@testable import NetprobeOutput
+@testable import NetprobeReport
+@testable import NetprobeSystem
+@testable import NetprobeNetwork
+@testable import NetprobeCheck
+@testable import NetprobeWatch
 import Testing
 
 @Suite struct AddressClassTests {

@@ -1,10 +1,16 @@
 import Foundation
-import NetprobeCore
-@testable import NetprobeKit
+@testable import NetprobeWire
+@testable import NetprobeVerdict
+@testable import NetprobeOutput
+@testable import NetprobeReport
+@testable import NetprobeSystem
+@testable import NetprobeNetwork
+@testable import NetprobeCheck
+@testable import NetprobeWatch
 import Testing
 
 /// Finding the Captive Portal API URI from state files, in fixture directories.
-@Suite struct CapportDiscoveryTests {
+@Suite struct LeaseReaderTests {
     /// A scratch tree standing in for /run and /var/lib; removed at the end of each test.
     final class Tree {
         let root: String
@@ -25,8 +31,8 @@ import Testing
             try write(relative, Array(text.utf8), modified: modified)
         }
 
-        var discovery: CapportDiscovery {
-            CapportDiscovery(networkdLinks: "\(root)/netif/links", dhcpcdDirectories: ["\(root)/dhcpcd"],
+        var discovery: LeaseReader {
+            LeaseReader(networkdLinks: "\(root)/netif/links", dhcpcdDirectories: ["\(root)/dhcpcd"],
                              dhclientDirectories: ["\(root)/dhcp"], networkManagerDirectory: "\(root)/nm",
                              now: Date(timeIntervalSince1970: 1_800_000_000))
         }
@@ -41,8 +47,8 @@ import Testing
 
     static let eth0 = path([("eth0", 2, 100)])
 
-    static func find(_ tree: Tree, _ path: PathSnapshot = eth0, explicit: String? = nil, through: [String] = ["eth0"]) -> CapportDiscovery.Found? {
-        tree.discovery.discover(explicit: explicit, path: path, through: through)
+    static func find(_ tree: Tree, _ path: PathSnapshot = eth0, explicit: String? = nil, through: [String] = ["eth0"]) -> LeaseReader.Found? {
+        explicit.map { LeaseReader.Found(uri: $0, source: "option") } ?? tree.discovery.captivePortal(path: path, through: through)
     }
 
     static let networkdState = """
@@ -96,8 +102,8 @@ import Testing
     }
 
     @Test func environmentMovesTheNetworkdDirectory() {
-        #expect(CapportDiscovery.system(environment: { ["NETPROBE_NETIF_STATE_DIR": "/tmp/lab/links"][$0] }).networkdLinks == "/tmp/lab/links")
-        #expect(CapportDiscovery.system(environment: { _ in nil }).networkdLinks == "/run/systemd/netif/links")
+        #expect(LeaseReader.system(environment: { ["NETPROBE_NETIF_STATE_DIR": "/tmp/lab/links"][$0] }).networkdLinks == "/tmp/lab/links")
+        #expect(LeaseReader.system(environment: { _ in nil }).networkdLinks == "/run/systemd/netif/links")
     }
 
     /// A raw DHCP message as dhcpcd stores it: BOOTP header, cookie, options.
@@ -197,15 +203,15 @@ import Testing
         let tree = try Tree()
         try tree.write("netif/links/2", Self.networkdState)
         let config = DefaultProbes.config()
-        let bound = CheckOptions(config: config, interfaces: ["eth0"], timeout: 3, caBundle: "/lab/ca.pem", capportDiscovery: tree.discovery)
+        let bound = CheckOptions(config: config, interfaces: ["eth0"], timeout: 3, caBundle: "/lab/ca.pem", leases: tree.discovery)
         let query = try #require(CaptivePortalAPI.discover(bound, path: Self.eth0, families: [.ipv4], through: ["eth0"]))
         let request = try #require(query.request)
         #expect(request.interface == "eth0" && request.family == .ipv4 && request.timeout == 3 && request.caBundle == "/lab/ca.pem")
         #expect(query.report == nil)
-        let free = CheckOptions(config: config, capportDiscovery: tree.discovery)
+        let free = CheckOptions(config: config, leases: tree.discovery)
         let unbound = try #require(CaptivePortalAPI.discover(free, path: Self.eth0, families: [.ipv4, .ipv6], through: ["eth0"])?.request)
         #expect(unbound.interface == nil && unbound.family == nil && unbound.timeout == config.probeTimeout)
-        let explicit = CheckOptions(config: config, capportURL: CapportReport.unrestrictedURI, capportDiscovery: tree.discovery)
+        let explicit = CheckOptions(config: config, capportURL: CapportReport.unrestrictedURI, leases: tree.discovery)
         let unrestricted = try #require(CaptivePortalAPI.discover(explicit, path: Self.eth0, families: [.ipv4], through: ["eth0"]))
         #expect(unrestricted.request == nil && unrestricted.report?.state == .unrestricted && unrestricted.report?.source == "option")
     }

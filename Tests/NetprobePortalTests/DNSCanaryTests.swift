@@ -1,7 +1,12 @@
 import Foundation
-import NetprobeCore
-import NetprobeHTTP
-@testable import NetprobeKit
+@testable import NetprobeWire
+@testable import NetprobeVerdict
+@testable import NetprobeOutput
+@testable import NetprobeReport
+@testable import NetprobeSystem
+@testable import NetprobeNetwork
+@testable import NetprobeCheck
+@testable import NetprobeWatch
 import Testing
 
 /// How the `.invalid` canary's transfer is read: any sign of a connection means the name resolved.

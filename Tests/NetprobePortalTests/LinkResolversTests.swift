@@ -1,12 +1,18 @@
 import Foundation
-import NetprobeCore
-@testable import NetprobeKit
+@testable import NetprobeWire
+@testable import NetprobeVerdict
+@testable import NetprobeOutput
+@testable import NetprobeReport
+@testable import NetprobeSystem
+@testable import NetprobeNetwork
+@testable import NetprobeCheck
+@testable import NetprobeWatch
 import Testing
 
 /// The link's own resolvers, from the same state files as the Captive Portal URI.
 @Suite struct LinkResolversTests {
-    typealias Tree = CapportDiscoveryTests.Tree
-    static let eth0 = CapportDiscoveryTests.eth0
+    typealias Tree = LeaseReaderTests.Tree
+    static let eth0 = LeaseReaderTests.eth0
 
     @Test func networkdRecordsThemAsDNS() throws {
         let tree = try Tree()
@@ -35,7 +41,7 @@ import Testing
 
     @Test func dhcpcdKeepsOption6() throws {
         let tree = try Tree()
-        let message = CapportDiscoveryTests.dhcpMessage([(53, [5]), (6, [198, 51, 100, 1, 198, 51, 100, 2]), (51, [0, 1, 0x51, 0x80])])
+        let message = LeaseReaderTests.dhcpMessage([(53, [5]), (6, [198, 51, 100, 1, 198, 51, 100, 2]), (51, [0, 1, 0x51, 0x80])])
         try tree.write("dhcpcd/eth0.lease", message, modified: Date(timeIntervalSince1970: 1_800_000_000 - 60))
         #expect(tree.discovery.resolvers(path: Self.eth0, through: ["eth0"])
                 == LinkResolvers(servers: ["198.51.100.1", "198.51.100.2"], source: "dhcpcd", interface: "eth0"))
@@ -47,7 +53,7 @@ import Testing
 
     @Test func anOption6OfTheWrongLengthIsIgnored() throws {
         let tree = try Tree()
-        try tree.write("dhcpcd/eth0.lease", CapportDiscoveryTests.dhcpMessage([(6, [198, 51, 100])]))
+        try tree.write("dhcpcd/eth0.lease", LeaseReaderTests.dhcpMessage([(6, [198, 51, 100])]))
         #expect(tree.discovery.resolvers(path: Self.eth0, through: ["eth0"]) == nil)
     }
 

@@ -1,5 +1,12 @@
 import Foundation
-@testable import NetprobeCore
+@testable import NetprobeWire
+@testable import NetprobeVerdict
+@testable import NetprobeOutput
+@testable import NetprobeReport
+@testable import NetprobeSystem
+@testable import NetprobeNetwork
+@testable import NetprobeCheck
+@testable import NetprobeWatch
 
 /// Probe answers for the default probe set, described compactly.
 enum PortalFixtures {

@@ -1,4 +1,5 @@
-import NetprobeCore
+import NetprobeWire
+import NetprobeVerdict
 
 extension VerdictEngine {
     /// The probes' verdict with the API in a given state and no canary: for the tables here: the API report stands in for the one a check would have asked.

@@ -1,4 +1,7 @@
-@testable import NetprobeCore
+@testable import NetprobeWire
+@testable import NetprobeVerdict
+@testable import NetprobeOutput
+@testable import NetprobeReport
 
 // The Captive Portal API answer (RFC 8908), as a hostile access point would send it.
 @_cdecl("LLVMFuzzerTestOneInput")

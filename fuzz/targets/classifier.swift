@@ -1,4 +1,7 @@
-@testable import NetprobeCore
+@testable import NetprobeWire
+@testable import NetprobeVerdict
+@testable import NetprobeOutput
+@testable import NetprobeReport
 
 // A probe answer built from the input: two bytes of status, header lines up to an empty
 // line, then the body; one byte picks the expectation. Classify must give one outcome and

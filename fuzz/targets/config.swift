@@ -1,4 +1,7 @@
-@testable import NetprobeCore
+@testable import NetprobeWire
+@testable import NetprobeVerdict
+@testable import NetprobeOutput
+@testable import NetprobeReport
 
 // The probes.json loader, bytes in: a configuration or a ConfigError, never a trap; issues
 // are capped; every issue names the file and a path from the root.

@@ -1,4 +1,7 @@
-@testable import NetprobeCore
+@testable import NetprobeWire
+@testable import NetprobeVerdict
+@testable import NetprobeOutput
+@testable import NetprobeReport
 
 // A DNS answer as a hostile resolver would send it: the first two bytes pick the question's
 // type and whether the ID matches; the rest is the message. Whatever comes, the reader ends in

@@ -1,4 +1,7 @@
-@testable import NetprobeCore
+@testable import NetprobeWire
+@testable import NetprobeVerdict
+@testable import NetprobeOutput
+@testable import NetprobeReport
 
 // The terminal escaper: whatever comes in, nothing that drives a terminal comes out, and
 // the limit holds (counted in input characters, plus the cut mark).

@@ -1,4 +1,7 @@
-@testable import NetprobeCore
+@testable import NetprobeWire
+@testable import NetprobeVerdict
+@testable import NetprobeOutput
+@testable import NetprobeReport
 
 // The JSON reader on arbitrary bytes. Beyond "does not crash": a document it accepts must
 // read back to the same value once written out again, and every failure must point inside

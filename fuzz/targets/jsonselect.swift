@@ -1,4 +1,7 @@
-@testable import NetprobeCore
+@testable import NetprobeWire
+@testable import NetprobeVerdict
+@testable import NetprobeOutput
+@testable import NetprobeReport
 
 // The selective reader (JSONReader.parse(_:limits:selecting:)) against the full one on
 // arbitrary bytes, the first byte picking the selection: the scanner must accept exactly what

@@ -1,4 +1,7 @@
-@testable import NetprobeCore
+@testable import NetprobeWire
+@testable import NetprobeVerdict
+@testable import NetprobeOutput
+@testable import NetprobeReport
 
 // What a portal page is scanned for: WISPr XML, meta refresh, script redirects, and the
 // entity decoder under them.

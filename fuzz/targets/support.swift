@@ -1,4 +1,7 @@
-@testable import NetprobeCore
+@testable import NetprobeWire
+@testable import NetprobeVerdict
+@testable import NetprobeOutput
+@testable import NetprobeReport
 
 /// What the targets share: a writer for round trips (recursive: the reader caps depth at 64),
 /// and a way to cut one fuzz input into several fields.

@@ -1,4 +1,7 @@
-@testable import NetprobeCore
+@testable import NetprobeWire
+@testable import NetprobeVerdict
+@testable import NetprobeOutput
+@testable import NetprobeReport
 
 // The RFC 3339 reader of `netprobe report`: whatever comes in, an accepted timestamp writes
 // back (in UTC, milliseconds) to text that reads to the same instant, and a rejected one is

@@ -1,4 +1,7 @@
-@testable import NetprobeCore
+@testable import NetprobeWire
+@testable import NetprobeVerdict
+@testable import NetprobeOutput
+@testable import NetprobeReport
 
 // `netprobe report` on arbitrary bytes: lines cut by WatchLogLines (in two chunks at a point
 // the input picks), each one read by the record reader, summarised, and rendered in every

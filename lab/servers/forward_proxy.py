@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A small explicit (forward) HTTP proxy, as CI runners and corporate hosts
 have one: absolute-URI GET requests are relayed, CONNECT opens a tunnel.
-Used by netprobe's loopback tests (Tests/NetprobeHTTPTests) and by the lab
+Used by netprobe's loopback tests (Tests/NetprobeNetworkTests) and by the lab
 (blocks.sh: forward_proxy). Python 3 standard library only.
 
 Names in request targets resolve through this process's resolver: in the lab

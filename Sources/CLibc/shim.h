@@ -1,0 +1,36 @@
+#ifndef NETPROBE_CLIBC_SHIM_H
+#define NETPROBE_CLIBC_SHIM_H
+
+/*
+ * glibc functions that Swift's Glibc module does not export, declared once with their real
+ * types so the compiler checks every call. Each wrapper is static inline: nothing to link.
+ */
+#include <errno.h>
+#include <malloc.h>
+#include <spawn.h>
+#include <sys/timerfd.h>
+#include <time.h>
+
+/* Added in glibc 2.34; netprobe runs on older ones. A weak reference is null where the C
+ * library lacks it, and the loader does not refuse to start for a weak symbol's version. */
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from)
+    __attribute__((weak));
+
+/* Closes every descriptor from `from` up in the child; ENOSYS where glibc is older than 2.34. */
+static inline int np_spawn_add_close_from(posix_spawn_file_actions_t *actions, int from) {
+    if (!posix_spawn_file_actions_addclosefrom_np) return ENOSYS;
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}
+
+static inline int np_timerfd_create(int clock, int flags) { return timerfd_create(clock, flags); }
+
+static inline int np_timerfd_settime(int fd, int flags, const struct itimerspec *value) {
+    return timerfd_settime(fd, flags, value, NULL);
+}
+
+/* TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET: only a change of the clock wakes the timer. */
+static inline int np_timerfd_cancel_on_set_flags(void) { return TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET; }
+
+static inline int np_malloc_trim(void) { return malloc_trim(0); }
+
+#endif

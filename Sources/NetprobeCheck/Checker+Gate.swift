@@ -1,0 +1,54 @@
+import NetprobeWire
+import NetprobeVerdict
+import NetprobeOutput
+import NetprobeSystem
+import NetprobeNetwork
+
+/// What `wait` and `watch` ask between checks: can the kernel's latest change make a
+/// difference? The path gate is the cheap part of a check (one netlink snapshot, nothing
+/// read from files, nothing sent), so it is asked on every batch of events; only when its
+/// answer moved is the change worth checking at once rather than after the debounce.
+extension Checker {
+    /// One path's gate, named the way `--all-paths` names paths (nil, nil: the machine's path).
+    /// Only whether it lets probes through, and where, is kept: a path down for another
+    /// reason (no link -> no default route) is still down, a change worth no haste.
+    struct PathGate: Equatable {
+        var interface: String?
+        var family: AddressFamily?
+        var open: Open?
+
+        struct Open: Equatable {
+            var families: Set<AddressFamily>
+            var interfaces: [String]
+        }
+
+        init(interface: String? = nil, family: AddressFamily? = nil, gate: GateResult) {
+            self.interface = interface
+            self.family = family
+            if case .pass(let families, let interfaces) = gate { open = Open(families: families, interfaces: interfaces) }
+        }
+    }
+
+    /// The gates of the paths a check with `options` would answer for.
+    static func gates(_ options: CheckOptions, snapshot: PathSnapshot) -> [PathGate] {
+        guard options.allPaths else {
+            return [PathGate(gate: Gate.evaluate(snapshot, families: options.families, interfaces: options.interfaces))]
+        }
+        return PathPlan.keys(options, snapshot: snapshot).map { PathGate(interface: $0.interface, family: $0.family, gate: $0.gate) }
+    }
+
+    /// True when the gate's answer now differs from the last check's: a path opened, closed,
+    /// or opened elsewhere (or there was no check yet, or the kernel cannot be read: the
+    /// check will say so).
+    public func gateMoved(_ options: CheckOptions) -> Bool {
+        guard let lastGates, let snapshot = try? snapshot() else { return true }
+        return Self.gates(options, snapshot: snapshot) != lastGates
+    }
+
+    /// Makes the transfer engine (loads libcurl) while nothing else is going on: a caller
+    /// that is about to sleep until the network appears calls it, so the first check after
+    /// the route shows up does not pay for it. A failure is left for that check to report.
+    public func prepare() {
+        _ = try? transferRunner()
+    }
+}

@@ -1,0 +1,105 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import NetprobeWire
+import NetprobeVerdict
+import NetprobeOutput
+import NetprobeSystem
+import NetprobeNetwork
+
+/// One check, start to finish: path snapshot -> the paths to answer for -> one round of
+/// concurrent transfers, each answer concluded as it lands -> stop as soon as every path's
+/// verdict is final -> report, whose overall answer is one of the paths'.
+public final class Checker {
+    private let source: any PathSource
+    private let makeRunner: () throws(CheckError) -> any TransferRunner
+    private var runner: (any TransferRunner)?
+    /// The gates the last check saw (`gateMoved`).
+    private(set) var lastGates: [PathGate]?
+
+    /// `source` and `makeRunner` default to the kernel and libcurl; the runner is made on the
+    /// first round that sends anything, and reused by the rounds after it (wait and watch).
+    public init(source: any PathSource = KernelPaths(),
+                makeRunner: @escaping () throws(CheckError) -> any TransferRunner = Checker.libcurl) {
+        self.source = source
+        self.makeRunner = makeRunner
+    }
+
+    public static func libcurl() throws(CheckError) -> any TransferRunner {
+        do {
+            return try ProbeRunner()
+        } catch {
+            throw .http(error.description)
+        }
+    }
+
+    public func snapshot() throws(CheckError) -> PathSnapshot {
+        try source.snapshot()
+    }
+
+    public func run(_ options: CheckOptions) throws(CheckError) -> Report {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let timestamp = Date()
+        let deadline = start.advanced(by: .milliseconds(Int64(options.timeout * 1000)))
+        var snapshot = try source.snapshot()
+        lastGates = Self.gates(options, snapshot: snapshot)
+        let plans = options.allPaths ? PathPlan.every(options, snapshot: snapshot) : [PathPlan.machine(options, snapshot: snapshot)]
+        var round = Round(plans, quorum: options.config.quorum, started: start)
+        var results = round.isEmpty ? round.run(on: NoTransfers(), deadline: deadline)
+                                    : round.run(on: try transferRunner(), deadline: deadline)
+        for index in results.indices {
+            results[index] = try LinkResolverFallback.retry(results[index], config: options.config, started: start,
+                                                            deadline: deadline, runner: transferRunner)
+        }
+        let paths = results.map { PathReport($0, config: options.config, started: start) }
+        // After the verdict, which it never changes: only an IPv6-only machine asks, once.
+        snapshot.nat64 = NAT64Discovery.discover(snapshot, deadline: deadline)
+        return Report(paths: paths, overall: Self.overall(paths), durationMs: start.duration(to: clock.now).inMilliseconds,
+                      timestamp: timestamp, path: snapshot)
+    }
+
+    /// The machine's answer: the best verdict among the paths the kernel routes the machine's
+    /// traffic through (the traffic it really sends); among all paths when none does (`-i`).
+    static func overall(_ paths: [PathReport]) -> Int {
+        let candidates = paths.indices.filter { paths[$0].isDefault }
+        let pool = candidates.isEmpty ? Array(paths.indices) : candidates
+        // max(by:) keeps the first of equals: report order (the kernel's own path first) breaks ties.
+        return pool.max { paths[$0].conclusion.verdict < paths[$1].conclusion.verdict } ?? 0
+    }
+
+    func transferRunner() throws(CheckError) -> any TransferRunner {
+        if let runner { return runner }
+        let fresh = try makeRunner()
+        runner = fresh
+        return fresh
+    }
+}
+
+/// The runner of a round that sends nothing: never asked to run anything.
+private final class NoTransfers: TransferRunner {
+    func run(_ requests: [ProbeRequest], deadline: ContinuousClock.Instant,
+             onResult: (ProbeObservation) -> Bool) -> [ProbeObservation] { [] }
+    func end(_ names: Set<String>, at instant: ContinuousClock.Instant, with error: TransportError) {}
+}
+
+extension PathReport {
+    /// A round's result as the report shows it: probes in the probe set's order, those never
+    /// sent marked with why.
+    init(_ result: Round.PathResult, config: ProbeConfig, started: ContinuousClock.Instant) {
+        let plan = result.plan
+        let probes: [ProbeEvidence]
+        if case .offline = plan.gate {
+            probes = config.probes.map { .skipped($0, because: .gate) }
+        } else {
+            let all = result.findings.settled + plan.filtered.map { .skipped($0, because: .filtered) }
+            probes = config.probes.compactMap { spec in all.first { $0.spec.name == spec.name } }
+        }
+        self.init(interface: plan.interface, family: plan.family, isDefault: plan.isDefault, conclusion: result.conclusion,
+                  families: AddressFamily.allCases.filter(plan.families.contains), probes: probes,
+                  durationMs: result.settledAt.map { started.duration(to: $0).inMilliseconds } ?? 0,
+                  capport: result.findings.capport, canary: result.findings.canary, resolvers: result.resolvers)
+    }
+}

@@ -1,0 +1,118 @@
+import NetprobeWire
+import NetprobeVerdict
+import NetprobeOutput
+import NetprobeSystem
+import NetprobeNetwork
+
+/// When the configured resolvers fail for the probe names on a path whose link announced
+/// resolvers of its own, netprobe asks those itself (`DNSExchange`, bound to the link) and
+/// sends the probes again with the answers pinned (`CURLOPT_RESOLVE`). Captive portals block
+/// every resolver but their own: this is how a portal behind a user's own resolver (1.1.1.1,
+/// a VPN's, DNS-over-TLS) is still found, and how "the network works, this machine's DNS
+/// setting does not" is told from "offline". The verdict is `VerdictEngine.throughLinkResolvers`'.
+enum LinkResolverFallback {
+    /// How long the link's resolvers get for all the probe names (within the check's deadline).
+    static let patience: Duration = .milliseconds(1500)
+
+    /// `result` again, answered through the link's resolvers when its probes failed to resolve.
+    static func retry(_ result: Round.PathResult, config: ProbeConfig, started: ContinuousClock.Instant,
+                      deadline: ContinuousClock.Instant, runner: () throws(CheckError) -> any TransferRunner)
+        throws(CheckError) -> Round.PathResult {
+        guard let link = result.plan.linkResolvers else { return result }
+        var out = result
+        out.resolvers = ResolverReport(link: link.servers, linkSource: link.source, linkInterface: link.interface)
+        guard result.conclusion.verdict == .offline, result.conclusion.reason == .dnsFailed, ContinuousClock.now < deadline else {
+            return out
+        }
+        let hosts = Self.hosts(result.plan)
+        guard !hosts.isEmpty else { return out }
+        out.resolvers.linkAsked = true
+        let lookup = lookUp(hosts, families: result.plan.families, link: link,
+                            deadline: min(deadline, ContinuousClock.now + patience))
+        guard let server = lookup.server else {
+            out.resolvers.linkError = lookup.errors.joined(separator: "; ")
+            return out
+        }
+        out.resolvers.linkServer = server
+
+        var plan = result.plan
+        var kept: [(ProbeRequest, ProbeSpec)] = []
+        for (request, spec) in zip(plan.requests, plan.specs) {
+            guard let host = URLSyntax.hostAndPort(request.url)?.host, let addresses = lookup.addresses[host] else { continue }
+            var pinned = request
+            pinned.resolveWithin = nil
+            pinned.pinnedAddresses = addresses
+            kept.append((pinned, spec))
+        }
+        plan.requests = kept.map(\.0)
+        plan.specs = kept.map(\.1)
+        // The API and the canary asked the local network already; only the probes go again.
+        plan.api = nil
+        plan.canary = nil
+        plan.resolver = "link"
+        var round = Round([plan], quorum: config.quorum, started: started)
+        guard var second = round.run(on: try runner(), deadline: deadline).first,
+              let conclusion = VerdictEngine.throughLinkResolvers(configured: result.conclusion, link: second.conclusion) else {
+            return out
+        }
+        out.resolvers.used = .link
+        second.conclusion = conclusion
+        second.resolvers = out.resolvers
+        // The report keeps every probe: those not sent again (no address came) as they failed.
+        let resent = Set(plan.specs.map(\.name))
+        second.findings.settled += result.findings.settled.filter { !resent.contains($0.spec.name) }
+        second.findings.capport = result.findings.capport
+        second.findings.canary = result.findings.canary
+        second.plan.api = result.plan.api
+        return second
+    }
+
+    /// The host names the system resolver was asked for (not proxied, not IP literals).
+    static func hosts(_ plan: PathPlan) -> [String] {
+        var hosts: [String] = []
+        for request in plan.requests where request.resolveWithin != nil {
+            if let host = URLSyntax.hostAndPort(request.url)?.host, !hosts.contains(host) { hosts.append(host) }
+        }
+        return hosts
+    }
+
+    struct Lookup {
+        var addresses: [String: [String]] = [:]
+        /// The server that answered; nil when none gave an address.
+        var server: String?
+        var errors: [String] = []
+    }
+
+    /// The link's servers in turn, each asked every name in every family at once, until one
+    /// gives addresses.
+    static func lookUp(_ hosts: [String], families: Set<AddressFamily>, link: LinkResolvers,
+                       deadline: ContinuousClock.Instant) -> Lookup {
+        var lookup = Lookup()
+        let types = AddressFamily.allCases.filter(families.contains).map(DNSRecordType.init)
+        let questions = hosts.flatMap { host in types.map { DNSExchange.Question(name: host, type: $0) } }
+        for server in link.servers {
+            guard ContinuousClock.now < deadline else {
+                lookup.errors.append("\(server): not asked, no time left")
+                continue
+            }
+            let outcomes = DNSExchange.ask(questions, server: server, interface: link.interface, deadline: deadline)
+            var failures: [String] = []
+            for (question, outcome) in zip(questions, outcomes) {
+                switch outcome {
+                case .success(let answer) where !answer.addresses.isEmpty:
+                    lookup.addresses[question.name, default: []] += answer.addresses
+                case .success:
+                    break
+                case .failure(let failure):
+                    if !failures.contains(failure.description) { failures.append(failure.description) }
+                }
+            }
+            if !lookup.addresses.isEmpty {
+                lookup.server = server
+                return lookup
+            }
+            lookup.errors.append("\(server): " + (failures.isEmpty ? "no addresses" : failures.joined(separator: ", ")))
+        }
+        return lookup
+    }
+}

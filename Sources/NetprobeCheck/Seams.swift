@@ -1,0 +1,43 @@
+import NetprobeWire
+import NetprobeVerdict
+import NetprobeOutput
+import NetprobeSystem
+import NetprobeNetwork
+
+/// Where a check learns the kernel's view of the network. The real one is netlink
+/// (`PathReader`); tests hand the loops a scripted one.
+public protocol PathSource {
+    func snapshot() throws(CheckError) -> PathSnapshot
+}
+
+/// What runs a round of HTTP transfers concurrently. The real one is libcurl's multi
+/// interface (`ProbeRunner`); tests script the answers and their order.
+public protocol TransferRunner: AnyObject {
+    /// Runs every request; `onResult` sees each as it ends (returning false ends the round:
+    /// what is still running is cancelled). Returns every observation, in request order.
+    func run(_ requests: [ProbeRequest], deadline: ContinuousClock.Instant,
+             onResult: (ProbeObservation) -> Bool) -> [ProbeObservation]
+    /// From `onResult`: the named transfers, if still running at `instant`, end then with `error`.
+    /// A set, not any sequence: called through this protocol, a generic sequence's iterator
+    /// type was looked up by name at the first cut-off (0.24M instructions a check).
+    func end(_ names: Set<String>, at instant: ContinuousClock.Instant, with error: TransportError)
+}
+
+extension ProbeRunner: TransferRunner {}
+
+/// The kernel's view, read over netlink.
+public struct KernelPaths: PathSource {
+    public var reader: PathReader
+
+    public init(reader: PathReader = PathReader()) {
+        self.reader = reader
+    }
+
+    public func snapshot() throws(CheckError) -> PathSnapshot {
+        do {
+            return try reader.snapshot()
+        } catch {
+            throw .netlink(error.description)
+        }
+    }
+}

@@ -1,0 +1,255 @@
+import Glibc
+import NetprobeWire
+import NetprobeVerdict
+import NetprobeSystem
+
+/// Asks one DNS server a few questions over UDP (TCP when an answer is truncated), within a
+/// deadline: the small resolver netprobe uses for the link's own resolvers, which the
+/// system's resolver does not ask. The socket is connected to the server, so the kernel
+/// drops datagrams from any other address or port; each question has a random ID, the
+/// source port is the kernel's random ephemeral one, and an answer counts only when its ID
+/// and question match (`DNSMessage.answer`). Bound to `interface` (SO_BINDTODEVICE) when given.
+public enum DNSExchange {
+    public struct Question: Sendable, Equatable {
+        public var name: String
+        public var type: DNSRecordType
+
+        public init(name: String, type: DNSRecordType) {
+            self.name = name
+            self.type = type
+        }
+    }
+
+    /// Why a question got no usable answer.
+    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// No answer before the deadline.
+        case timeout
+        /// The server's port is closed (ICMP port unreachable, or TCP refused).
+        case refused
+        /// The socket could not be made, bound or connected (errno text).
+        case socket(String)
+        /// An answer came, and was not usable.
+        case answer(DNSError)
+
+        public var description: String {
+            switch self {
+            case .timeout: "no answer"
+            case .refused: "refused (port unreachable)"
+            case .socket(let text): text
+            case .answer(let error): error.description
+            }
+        }
+    }
+
+    public typealias Outcome = Result<DNSAnswer, Failure>
+
+    /// One outcome per question, in order. Nothing waits past `deadline`.
+    public static func ask(_ questions: [Question], server: String, port: UInt16 = 53, interface: String?,
+                           deadline: ContinuousClock.Instant) -> [Outcome] {
+        var outcomes = [Outcome?](repeating: nil, count: questions.count)
+        var queries: [(id: UInt16, bytes: [UInt8])?] = []
+        for (index, question) in questions.enumerated() {
+            let id = UInt16.random(in: 0...UInt16.max)
+            do {
+                queries.append((id, try DNSMessage.query(id: id, name: question.name, type: question.type)))
+            } catch {
+                queries.append(nil)
+                outcomes[index] = .failure(.answer(error))
+            }
+        }
+        let socket: DNSSocket
+        do {
+            socket = try DNSSocket(server: server, port: port, stream: false, interface: interface, deadline: deadline)
+        } catch {
+            return outcomes.map { $0 ?? .failure(error) }
+        }
+        defer { socket.close() }
+        for case let (index, query?) in queries.enumerated() where outcomes[index] == nil {
+            guard let failure = socket.send(query.bytes) else { continue }
+            // A closed port (the ICMP error of an earlier datagram) is closed for every question.
+            if failure == .refused {
+                for other in outcomes.indices where outcomes[other] == nil { outcomes[other] = .failure(.refused) }
+                break
+            }
+            outcomes[index] = .failure(failure)
+        }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while outcomes.contains(where: { $0 == nil }) {
+            guard let received = socket.receive(into: &buffer, deadline: deadline) else { break }
+            let message: [UInt8]
+            switch received {
+            case .failure(.refused):
+                for index in outcomes.indices where outcomes[index] == nil { outcomes[index] = .failure(.refused) }
+                continue
+            case .failure(let failure):
+                for index in outcomes.indices where outcomes[index] == nil { outcomes[index] = .failure(failure) }
+                continue
+            case .success(let bytes):
+                message = bytes
+            }
+            // The question this answers: by ID, then the question itself is checked by the parser.
+            guard message.count >= 2 else { continue }
+            let id = UInt16(message[0]) << 8 | UInt16(message[1])
+            guard let index = queries.indices.first(where: { queries[$0]?.id == id && outcomes[$0] == nil }) else { continue }
+            let question = questions[index]
+            do {
+                let answer = try DNSMessage.answer(message, id: id, name: question.name, type: question.type)
+                outcomes[index] = answer.truncated
+                    ? overTCP(queries[index]!.bytes, id: id, question: question, server: server, port: port,
+                              interface: interface, deadline: deadline)
+                    : .success(answer)
+            } catch .mismatch {
+                continue  // not our question after all: keep waiting for the real answer
+            } catch {
+                outcomes[index] = .failure(.answer(error))
+            }
+        }
+        return outcomes.map { $0 ?? .failure(.timeout) }
+    }
+
+    /// The same question over TCP (RFC 7766), for an answer too large for UDP.
+    static func overTCP(_ query: [UInt8], id: UInt16, question: Question, server: String, port: UInt16,
+                        interface: String?, deadline: ContinuousClock.Instant) -> Outcome {
+        let socket: DNSSocket
+        do {
+            socket = try DNSSocket(server: server, port: port, stream: true, interface: interface, deadline: deadline)
+        } catch {
+            return .failure(error)
+        }
+        defer { socket.close() }
+        let framed = [UInt8(query.count >> 8), UInt8(query.count & 0xFF)] + query
+        if let failure = socket.send(framed) { return .failure(failure) }
+        guard case .success(let prefix) = socket.read(exactly: 2, deadline: deadline) else { return .failure(.timeout) }
+        let length = Int(prefix[0]) << 8 | Int(prefix[1])
+        switch socket.read(exactly: length, deadline: deadline) {
+        case .success(let message):
+            do {
+                return .success(try DNSMessage.answer(message, id: id, name: question.name, type: question.type))
+            } catch {
+                return .failure(.answer(error))
+            }
+        case .failure(let failure):
+            return .failure(failure)
+        }
+    }
+}
+
+/// One connected UDP or TCP socket to a DNS server; closed by its owner.
+struct DNSSocket {
+    let descriptor: Int32
+
+    init(server: String, port: UInt16, stream: Bool, interface: String?,
+         deadline: ContinuousClock.Instant) throws(DNSExchange.Failure) {
+        guard let bytes = IPAddressText.address(server, octets: .strict) else { throw .socket("not an IP address: \(server)") }
+        let family = bytes.count == 4 ? AF_INET : AF_INET6
+        var storage = sockaddr_storage()
+        // sockaddr_in and sockaddr_in6 both start with the family and the port; the address
+        // follows at its own offset.
+        let length = withUnsafeMutableBytes(of: &storage) { raw -> socklen_t in
+            raw.storeBytes(of: sa_family_t(family), toByteOffset: 0, as: sa_family_t.self)
+            raw.storeBytes(of: port.bigEndian, toByteOffset: MemoryLayout<sockaddr_in>.offset(of: \.sin_port)!, as: UInt16.self)
+            let offset = family == AF_INET ? MemoryLayout<sockaddr_in>.offset(of: \.sin_addr)!
+                                           : MemoryLayout<sockaddr_in6>.offset(of: \.sin6_addr)!
+            raw.baseAddress!.advanced(by: offset).copyMemory(from: bytes, byteCount: bytes.count)
+            return socklen_t(family == AF_INET ? MemoryLayout<sockaddr_in>.size : MemoryLayout<sockaddr_in6>.size)
+        }
+        let type = Int32(stream ? SOCK_STREAM.rawValue : SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+            | Int32(SOCK_NONBLOCK.rawValue)
+        descriptor = Glibc.socket(family, type, 0)
+        guard descriptor >= 0 else { throw .socket("socket: \(Self.errorText())") }
+        if let interface {
+            let bound = interface.withCString { name in
+                setsockopt(descriptor, SOL_SOCKET, SO_BINDTODEVICE, name, socklen_t(strlen(name) + 1))
+            }
+            guard bound == 0 else {
+                let text = Self.errorText()
+                Glibc.close(descriptor)
+                throw .socket("SO_BINDTODEVICE \(interface): \(text)")
+            }
+        }
+        let connected = withUnsafePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, length) }
+        }
+        if connected != 0 && errno != EINPROGRESS {
+            let failure: DNSExchange.Failure = errno == ECONNREFUSED ? .refused : .socket("connect \(server): \(Self.errorText())")
+            Glibc.close(descriptor)
+            throw failure
+        }
+        if stream && connected != 0 {
+            // A TCP connection in progress: writable when it is made (or refused).
+            guard wait(for: Int16(POLLOUT), deadline: deadline) else {
+                Glibc.close(descriptor)
+                throw .timeout
+            }
+            var error: Int32 = 0
+            var size = socklen_t(MemoryLayout<Int32>.size)
+            getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &error, &size)
+            if error != 0 {
+                Glibc.close(descriptor)
+                throw error == ECONNREFUSED ? .refused : .socket("connect \(server): \(String(cString: strerror(error)))")
+            }
+        }
+    }
+
+    func close() {
+        Glibc.close(descriptor)
+    }
+
+    /// Sends all of `bytes`; nil when sent.
+    func send(_ bytes: [UInt8]) -> DNSExchange.Failure? {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return errno == ECONNREFUSED ? .refused : .socket("send: \(Self.errorText())")
+            }
+            offset += sent
+        }
+        return nil
+    }
+
+    /// The next datagram, or nil once the deadline has passed.
+    func receive(into buffer: inout [UInt8], deadline: ContinuousClock.Instant) -> Result<[UInt8], DNSExchange.Failure>? {
+        while wait(for: Int16(POLLIN), deadline: deadline) {
+            let count = buffer.withUnsafeMutableBytes { Glibc.recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count >= 0 { return .success(Array(buffer[0..<count])) }
+            if errno == EINTR || errno == EAGAIN { continue }
+            return .failure(errno == ECONNREFUSED ? .refused : .socket("recv: \(Self.errorText())"))
+        }
+        return nil
+    }
+
+    /// Exactly `count` bytes of a stream, or why not.
+    func read(exactly count: Int, deadline: ContinuousClock.Instant) -> Result<[UInt8], DNSExchange.Failure> {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            guard wait(for: Int16(POLLIN), deadline: deadline) else { return .failure(.timeout) }
+            let got = bytes[filled...].withUnsafeMutableBytes { Glibc.recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if got == 0 { return .failure(.answer(.truncatedMessage)) }
+            if got < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return .failure(errno == ECONNREFUSED ? .refused : .socket("recv: \(Self.errorText())"))
+            }
+            filled += got
+        }
+        return .success(bytes)
+    }
+
+    /// Waits for `events` until the deadline; false when it passed first.
+    private func wait(for events: Int16, deadline: ContinuousClock.Instant) -> Bool {
+        while true {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return false }
+            var entry = pollfd(fd: descriptor, events: events, revents: 0)
+            let ready = poll(&entry, 1, left.pollMilliseconds)
+            if ready > 0 { return true }
+            if ready < 0 && errno != EINTR { return false }
+        }
+    }
+
+    private static func errorText() -> String {
+        String(cString: strerror(errno))
+    }
+}

@@ -1,0 +1,161 @@
+import NetprobeWire
+import NetprobeVerdict
+import NetprobeOutput
+/// The part of one `watch --json` record that `netprobe report` summarises. Everything else in
+/// the record (and every key added to watch after this reader was written: trigger, dns,
+/// portal.expires_at, an "expiring" event) is ignored, so old readers keep reading new logs.
+public struct WatchLogRecord: Sendable, Equatable {
+    /// Milliseconds since the epoch, UTC.
+    public var time: Int64
+    public var overall: PathState
+    /// The record's `paths`, in their order; empty when the record has none (older logs).
+    public var paths: [PathEntry]
+    /// The top-level probes' `timings.total_ms`, by `operator`: the probes of the overall answer.
+    public var latencies: [Latency]
+
+    public struct PathEntry: Sendable, Equatable {
+        public var key: PathKey
+        public var state: PathState
+    }
+
+    public struct Latency: Sendable, Equatable {
+        public var operatorName: String
+        public var totalMs: Double
+    }
+
+    /// The byte cap of one line: a watch record with 64 probes and their portal evidence is far
+    /// below it; a line longer than this is refused (and skipped) without being parsed.
+    public static let limits = JSONReader.Limits(maxBytes: 1 << 20, maxDepth: 32)
+
+    public struct Invalid: Error, Sendable, Equatable, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+    }
+
+    /// The members `record` reads: the reader checks the rest of the line without building it.
+    static let selection: JSONSelection = {
+        let state: [JSONKey: JSONSelection] = ["verdict": .whole, "reason": .whole, "portal": ["url": .whole]]
+        var path = state
+        path["interface"] = .whole
+        path["family"] = .whole
+        var top = state
+        top["timestamp"] = .whole
+        top["paths"] = JSONSelection(path)
+        top["probes"] = ["operator": .whole, "timings": ["total_ms": .whole]]
+        return JSONSelection(top)
+    }()
+
+    public static func parse(_ line: [UInt8]) throws(Invalid) -> WatchLogRecord {
+        try line.withUnsafeBufferPointer { (bytes) throws(Invalid) in try parse(bytes) }
+    }
+
+    public static func parse(_ line: UnsafeBufferPointer<UInt8>) throws(Invalid) -> WatchLogRecord {
+        let value: JSONValue
+        do {
+            value = try JSONReader.parse(line, limits: limits, selecting: selection)
+        } catch {
+            throw Invalid(message: "not JSON: \(error.description)")
+        }
+        return try record(value)
+    }
+
+    static func record(_ value: JSONValue) throws(Invalid) -> WatchLogRecord {
+        guard case .object(let members) = value.content else { throw Invalid(message: "not a JSON object") }
+        guard case .string(let stamp)? = members["timestamp"]?.content else { throw Invalid(message: "no \"timestamp\" string") }
+        guard let time = RFC3339.milliseconds(stamp) else {
+            throw Invalid(message: "\"timestamp\" is not an RFC 3339 date-time: \(JSONPath.quoted(String(stamp.prefix(64))))")
+        }
+        let overall = try state(members, at: "$")
+        var paths: [PathEntry] = []
+        if let list = members["paths"] {
+            guard case .array(let items) = list.content else { throw Invalid(message: "\"paths\" is not an array") }
+            for (index, item) in items.enumerated() {
+                let at = { JSONPath.element("$.paths", index) }
+                guard case .object(let path) = item.content else { throw Invalid(message: "\(at()) is not an object") }
+                let interface = try optionalString(path["interface"], at: JSONPath.member(at(), "interface"))
+                let family = try optionalString(path["family"], at: JSONPath.member(at(), "family"))
+                if let family, AddressFamily(rawValue: family) == nil {
+                    throw Invalid(message: "\(JSONPath.member(at(), "family")) is not ipv4, ipv6 or null")
+                }
+                paths.append(PathEntry(key: PathKey(interface: interface, family: family), state: try state(path, at: at())))
+            }
+        }
+        return WatchLogRecord(time: time, overall: overall, paths: paths, latencies: latencies(members["probes"]))
+    }
+
+    private static func state(_ members: [JSONKey: JSONValue], at path: @autoclosure () -> String) throws(Invalid) -> PathState {
+        guard case .string(let verdictText)? = members["verdict"]?.content, let verdict = Verdict(rawValue: verdictText) else {
+            throw Invalid(message: "\(JSONPath.member(path(), "verdict")) is not online, portal or offline")
+        }
+        guard case .string(let reason)? = members["reason"]?.content else {
+            throw Invalid(message: "\(JSONPath.member(path(), "reason")) is not a string")
+        }
+        var url: String?
+        if let portal = members["portal"], case .object(let fields) = portal.content {
+            url = try optionalString(fields["url"], at: JSONPath.member(JSONPath.member(path(), "portal"), "url"))
+        }
+        return PathState(verdict: verdict, reason: reason, portalURL: verdict == .portal ? url : nil)
+    }
+
+    /// `path` is only spelled out for the message: a record that reads well builds none.
+    private static func optionalString(_ value: JSONValue?, at path: @autoclosure () -> String) throws(Invalid) -> String? {
+        switch value?.content {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        default: throw Invalid(message: "\(path()) is not a string or null")
+        }
+    }
+
+    /// A day: no probe waits that long, and sums of absurd values (1e308) would not stay finite.
+    static let maximumLatencyMs = 86_400_000.0
+
+    /// Probe evidence is optional for the summary: a probe without an operator or a number is
+    /// left out of the latency chart, never a reason to drop the record's states.
+    private static func latencies(_ value: JSONValue?) -> [Latency] {
+        guard let value, case .array(let probes) = value.content else { return [] }
+        var out: [Latency] = []
+        for probe in probes {
+            guard case .object(let fields) = probe.content,
+                  case .string(let operatorName)? = fields["operator"]?.content,
+                  case .object(let timings)? = fields["timings"]?.content,
+                  case .number(let total)? = timings["total_ms"]?.content, total >= 0, total <= maximumLatencyMs
+            else { continue }
+            out.append(Latency(operatorName: operatorName, totalMs: total))
+        }
+        return out
+    }
+}
+
+/// One path of a record: the interface and family as watch wrote them (null stays nil).
+public struct PathKey: Hashable, Sendable, Comparable {
+    public var interface: String?
+    public var family: String?
+
+    public init(interface: String?, family: String?) {
+        self.interface = interface
+        self.family = family
+    }
+
+    /// `wlan0 ipv4`, `wlan0 any` (the system chose the family), `none` (no route at all).
+    public var label: String {
+        "\(interface ?? "none") \(family ?? "any")"
+    }
+
+    public static func < (lhs: PathKey, rhs: PathKey) -> Bool {
+        (lhs.interface ?? "", lhs.family ?? "") < (rhs.interface ?? "", rhs.family ?? "")
+    }
+}
+
+/// What a path was doing: the state that holds from its record until the next one.
+public struct PathState: Sendable, Equatable {
+    public var verdict: Verdict
+    public var reason: String
+    /// Only while the verdict is portal.
+    public var portalURL: String?
+
+    public init(verdict: Verdict, reason: String, portalURL: String? = nil) {
+        self.verdict = verdict
+        self.reason = reason
+        self.portalURL = portalURL
+    }
+}

@@ -1,0 +1,211 @@
+import NetprobeWire
+import NetprobeVerdict
+import NetprobeOutput
+/// `netprobe report`: watch's JSON Lines in, one summary out, streaming.
+///
+/// Lines are parsed one at a time; a malformed one is counted and reported, never fatal.
+/// Records are put in time order through a bounded reorder window (a heap of the last
+/// `window` records): anything out of order by fewer records than that is sorted, so a log
+/// that fits in the window is sorted whole. A record older than one already summarised (out
+/// of order by more than the window) is counted and skipped, not silently misplaced: the
+/// accounting of the states around it is already done. Per-path state machines
+/// (PathTracker) and bucketed latencies are all that is kept, so memory is bounded whatever
+/// the input's length.
+public struct WatchSummarizer: Sendable {
+    public static let defaultWindow = 4096
+    /// Paths told apart; records' further paths are left out (and counted).
+    public static let pathLimit = 32
+    /// Operators in the latency chart; further ones are left out (and counted).
+    public static let operatorLimit = 16
+    /// Latency buckets per operator (min/avg/max each).
+    public static let latencyCapacity = 1000
+
+    public struct Skipped: Sendable, Equatable {
+        public var source: String
+        public var line: Int
+        public var message: String
+    }
+
+    public let window: Int
+    public private(set) var lines = 0
+    public private(set) var records = 0
+    public private(set) var malformed = 0
+    /// Records older than one already summarised: skipped.
+    public private(set) var late = 0
+    /// Records that arrived before an older one and were put back in order by the window.
+    public private(set) var reordered = 0
+    public private(set) var droppedPaths = 0
+    public private(set) var droppedOperators = 0
+
+    private var heap: [Pending] = []
+    private var sequence = 0
+    private var newestSeen: Int64?
+    private var lastFed: Int64?
+    public private(set) var first: Int64?
+    public private(set) var overall: PathTracker?
+    public private(set) var paths: [PathKey: PathTracker] = [:]
+    public private(set) var latency: [String: TimeBuckets<LatencyCell>] = [:]
+    public private(set) var latencyTotals: [String: LatencyCell] = [:]
+
+    private struct Pending: Sendable {
+        var record: WatchLogRecord
+        var sequence: Int
+        var source: String
+        var line: Int
+        func precedes(_ other: Pending) -> Bool {
+            record.time != other.record.time ? record.time < other.record.time : sequence < other.sequence
+        }
+    }
+
+    public init(window: Int = WatchSummarizer.defaultWindow) {
+        self.window = max(1, window)
+    }
+
+    /// One line of input (without its newline). Returns what was skipped, for a warning.
+    public mutating func add(line bytes: [UInt8], source: String, line number: Int) -> Skipped? {
+        bytes.withUnsafeBufferPointer { add(line: $0, source: source, line: number) }
+    }
+
+    /// One line, read where it lies in the input's buffer.
+    public mutating func add(line bytes: UnsafeBufferPointer<UInt8>, source: String, line number: Int) -> Skipped? {
+        lines += 1
+        // Blank lines (a trailing newline too many, a hand-edited log) are not records.
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
+        let record: WatchLogRecord
+        do {
+            record = try WatchLogRecord.parse(bytes)
+        } catch {
+            malformed += 1
+            return Skipped(source: source, line: number, message: error.message)
+        }
+        return add(record, source: source, line: number)
+    }
+
+    /// A line longer than the reader's cap, refused unread.
+    public mutating func addOverlong(source: String, line number: Int, bytes: Int) -> Skipped {
+        lines += 1
+        malformed += 1
+        return Skipped(source: source, line: number, message: "longer than \(WatchLogRecord.limits.maxBytes) bytes (\(bytes) bytes)")
+    }
+
+    public mutating func add(_ record: WatchLogRecord, source: String = "-", line: Int = 0) -> Skipped? {
+        if let lastFed, record.time < lastFed {
+            late += 1
+            return Skipped(source: source, line: line, message: "a record from \(Self.show(record.time)), older than records already "
+                           + "summarised (out of order by more than \(window) records): skipped")
+        }
+        records += 1
+        if let newest = newestSeen, record.time < newest { reordered += 1 }
+        newestSeen = max(newestSeen ?? record.time, record.time)
+        push(Pending(record: record, sequence: sequence, source: source, line: line))
+        sequence += 1
+        if heap.count > window { feed(pop().record) }
+        return nil
+    }
+
+    /// Ends the input: drains the window and closes every open state at the last timestamp.
+    public mutating func finish() -> WatchSummary {
+        while !heap.isEmpty { feed(pop().record) }
+        if let end = lastFed {
+            overall?.finish(at: end)
+            for key in paths.keys { paths[key]?.finish(at: end) }
+        }
+        return WatchSummary(
+            first: first, last: lastFed, lines: lines, records: records, malformed: malformed, late: late,
+            reordered: reordered, window: window, droppedPaths: droppedPaths, droppedOperators: droppedOperators,
+            overall: overall, paths: paths.values.sorted { ($0.key ?? PathKey(interface: nil, family: nil)) < ($1.key ?? PathKey(interface: nil, family: nil)) },
+            latency: latency.keys.sorted().map { (name: $0, buckets: latency[$0]!, total: latencyTotals[$0]!) })
+    }
+
+    private mutating func feed(_ record: WatchLogRecord) {
+        let time = record.time
+        if first == nil { first = time }
+        lastFed = time
+        let origin = first ?? time
+        if overall == nil { overall = PathTracker(key: nil, origin: origin) }
+        overall?.see(record.overall, at: time)
+        var present: Set<PathKey> = []
+        for entry in record.paths where present.insert(entry.key).inserted {
+            if paths[entry.key] == nil {
+                guard paths.count < Self.pathLimit else {
+                    droppedPaths += 1
+                    continue
+                }
+                paths[entry.key] = PathTracker(key: entry.key, origin: origin)
+            }
+            paths[entry.key]?.see(entry.state, at: time)
+        }
+        for key in paths.keys where !present.contains(key) { paths[key]?.absent(at: time) }
+        for sample in record.latencies {
+            if latency[sample.operatorName] == nil {
+                guard latency.count < Self.operatorLimit else {
+                    droppedOperators += 1
+                    continue
+                }
+                latency[sample.operatorName] = TimeBuckets(origin: origin, capacity: Self.latencyCapacity)
+                latencyTotals[sample.operatorName] = .empty
+            }
+            if let index = latency[sample.operatorName]?.index(for: time) {
+                latency[sample.operatorName]?[index].add(sample.totalMs)
+            }
+            latencyTotals[sample.operatorName]?.add(sample.totalMs)
+        }
+    }
+
+    // A binary min-heap on (time, arrival): equal timestamps keep their input order.
+    private mutating func push(_ item: Pending) {
+        heap.append(item)
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child].precedes(heap[parent]) else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private mutating func pop() -> Pending {
+        let top = heap[0]
+        let last = heap.removeLast()
+        if !heap.isEmpty {
+            heap[0] = last
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1, right = left + 1
+                var smallest = parent
+                if left < heap.count, heap[left].precedes(heap[smallest]) { smallest = left }
+                if right < heap.count, heap[right].precedes(heap[smallest]) { smallest = right }
+                if smallest == parent { break }
+                heap.swapAt(parent, smallest)
+                parent = smallest
+            }
+        }
+        return top
+    }
+
+    static func show(_ time: Int64) -> String { SummaryText.timestamp(time) }
+}
+
+/// What `report` prints, in every format.
+public struct WatchSummary: Sendable {
+    public var first: Int64?
+    public var last: Int64?
+    public var lines: Int
+    public var records: Int
+    public var malformed: Int
+    public var late: Int
+    public var reordered: Int
+    public var window: Int
+    public var droppedPaths: Int
+    public var droppedOperators: Int
+    /// The top-level answer of each record; nil when there was no record.
+    public var overall: PathTracker?
+    /// Each path's own, sorted by interface and family.
+    public var paths: [PathTracker]
+    public var latency: [(name: String, buckets: TimeBuckets<LatencyCell>, total: LatencyCell)]
+
+    public var span: Int64 { (first.flatMap { first in last.map { $0 - first } }) ?? 0 }
+
+    /// The overall answer first, then the paths.
+    public var trackers: [PathTracker] { (overall.map { [$0] } ?? []) + paths }
+}

@@ -1,0 +1,44 @@
+import CNetlink
+import NetprobeWire
+import NetprobeVerdict
+
+/// Reads the kernel's view of the network (links, addresses, default routes)
+/// over netlink, plus the resolver configuration.
+///
+/// Each `snapshot()` opens and frees its own netlink socket, so the reader is
+/// freely shareable; the snapshot reflects the network namespace of the
+/// calling thread.
+public struct PathReader: Sendable {
+    public var resolvConfPath: String
+    public var sysfsRoot: String
+
+    /// How many times a read disturbed by concurrent changes is repeated.
+    static let attempts = 5
+
+    public init(resolvConfPath: String = "/etc/resolv.conf", sysfsRoot: String = "/sys/class/net") {
+        self.resolvConfPath = resolvConfPath
+        self.sysfsRoot = sysfsRoot
+    }
+
+    /// One consistent snapshot from netlink: links, addresses, unicast default
+    /// routes (IPv4+IPv6, all tables except local), the kernel's route for ordinary
+    /// traffic of each family (`ip route get`), DNS.
+    ///
+    /// libnl itself restarts a dump the kernel flags as interrupted. Links,
+    /// addresses and routes are three dumps, though: if they disagree about
+    /// which interfaces exist (something changed in between), the whole read
+    /// is repeated. On a host that never stops changing, the last attempt is
+    /// returned as it is, minus the addresses of vanished interfaces: a
+    /// slightly stale answer beats none.
+    public func snapshot() throws(NetlinkError) -> PathSnapshot {
+        var dump = try NetlinkDump.read(sysfsRoot: sysfsRoot)
+        var attempt = 1
+        while !dump.consistent && attempt < Self.attempts {
+            dump = try NetlinkDump.read(sysfsRoot: sysfsRoot)
+            attempt += 1
+        }
+        return PathSnapshot(
+            interfaces: dump.interfaces, defaultRoutes: dump.defaultRoutes, kernelRoutes: dump.kernelRoutes,
+            dns: ResolvConf.load(path: resolvConfPath))
+    }
+}

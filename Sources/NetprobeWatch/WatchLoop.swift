@@ -1,0 +1,176 @@
+import NetprobeWire
+import NetprobeVerdict
+import NetprobeOutput
+import NetprobeSystem
+import NetprobeNetwork
+import NetprobeCheck
+
+/// What wakes `watch` between checks: the real one is `ChangeWaiter`; tests script one.
+/// Unlike `ChangeSource` it is given how long it may sleep, not an instant, so a scripted
+/// clock can drive the loop's timers.
+public protocol WatchEvents: AnyObject {
+    func beginCheck()
+    func next(within timeout: Duration?, decisive: () -> Bool) throws -> ChangeWaiter.Wake
+}
+
+extension ChangeWaiter: WatchEvents {
+    public func next(within timeout: Duration?, decisive: () -> Bool) throws -> Wake {
+        try next(until: timeout.map { ContinuousClock.now + $0 }, decisive: decisive)
+    }
+}
+
+/// Where the loop's results go: the records (stdout and the hook), the textfile, and what a
+/// signal means. The command implements it; tests record what they get.
+public protocol WatchHandler: AnyObject {
+    /// Prints the record and runs the hook; false ends watch (stdout is gone, or a stop signal came).
+    func deliver(_ record: WatchRecord) -> Bool
+    /// After every check: the state last reported (held states are not reported yet) and the counters.
+    func checked(reported: Report, counters: WatchCounters)
+    /// A signal the waiter wakes for arrived.
+    func signalArrived() -> WatchSignalAction
+}
+
+public enum WatchSignalAction {
+    /// SIGINT, SIGTERM: end watch.
+    case stop
+    /// SIGHUP with a valid configuration: check again with these options.
+    case reload(CheckOptions)
+    /// Nothing to act on (a reload that failed): keep waiting.
+    case keepWaiting
+}
+
+public struct WatchSettings: Sendable {
+    /// Between re-checks while online.
+    public var interval: Duration
+    /// How long a new state must hold before it is reported (`HoldGate`).
+    public var hold: Duration
+    /// How long before a portal session's end to warn; nil for the default (`PortalSessionWatch`).
+    public var sessionWarning: Duration?
+    public var allPaths: Bool
+
+    public init(interval: Duration, hold: Duration, sessionWarning: Duration? = nil, allPaths: Bool = false) {
+        self.interval = interval
+        self.hold = hold
+        self.sessionWarning = sessionWarning
+        self.allPaths = allPaths
+    }
+}
+
+/// `netprobe watch`: check, report what changed (once it held), then sleep until the next
+/// reason to look: a kernel or resolver change, the interval or back-off timer (spread by
+/// `Jitter`), a re-check confirming a held state, the portal session's warning and end, a
+/// resume from suspend, or SIGHUP. Each check records why it ran (`WatchTrigger`).
+public final class WatchLoop {
+    /// A wait during which CLOCK_BOOTTIME ran this much further than CLOCK_MONOTONIC had the
+    /// machine asleep (both tick at the same rate while it is awake).
+    public static let sleepThreshold: Duration = .seconds(1)
+
+    private let checker: Checker
+    private let events: any WatchEvents
+    private var options: CheckOptions
+    private let settings: WatchSettings
+    private let clock: any WatchClock
+    private var jitter: Jitter
+    private let handler: any WatchHandler
+    public private(set) var counters = WatchCounters()
+
+    public init(checker: Checker, events: any WatchEvents, options: CheckOptions, settings: WatchSettings,
+                clock: any WatchClock = SystemWatchClock(), jitter: Jitter = Jitter(), handler: any WatchHandler) {
+        self.checker = checker
+        self.events = events
+        self.options = options
+        self.settings = settings
+        self.clock = clock
+        self.jitter = jitter
+        self.handler = handler
+    }
+
+    /// Returns when the handler says to stop (a stop signal, stdout gone).
+    public func run() throws {
+        var trigger = WatchTrigger.start
+        var reported: Report?
+        var hold = HoldGate(hold: settings.hold)
+        var session = PortalSessionWatch(lead: settings.sessionWarning)
+        var backoff = Backoff()
+        while true {
+            events.beginCheck()
+            let started = clock.now()
+            session.checking(at: started.boottime)
+            let report = try checker.run(options)
+            counters.checks += 1
+            counters.lastCheck = report.timestamp
+            counters.count(bytes: report.bytesByProbe)
+            switch hold.judge(report, reported: reported, at: started.boottime, trigger: trigger, allPaths: settings.allPaths) {
+            case .report(let fresh, let why):
+                let previous = reported
+                reported = fresh
+                backoff.reset()
+                if var record = WatchRecord.after(previous, fresh, allPaths: settings.allPaths) {
+                    record.trigger = why
+                    if record.event == .change { counters.changes += 1 }
+                    guard handler.deliver(record) else { return }
+                }
+            case .unchanged:
+                reported = report  // the same state, its freshest evidence
+            case .holding:
+                break
+            }
+            guard let shown = reported else { return }  // unreachable: the first check is always reported
+            if session.observe(report, at: started.boottime) {
+                guard handler.deliver(WatchRecord.expiring(report, reported: shown, allPaths: settings.allPaths)) else { return }
+            }
+            counters.sessionEnd = session.session?.endDate
+            handler.checked(reported: shown, counters: counters)
+            MemoryReturn.afterCheck()
+            // Ready to send the moment something changes: libcurl is loaded now, not then.
+            checker.prepare()
+
+            let online = report.verdict == .online
+            let regular = clock.now().boottime + jitter.spread(online ? settings.interval : backoff.next())
+            let due = [(regular, online ? WatchTrigger.interval : .retry), hold.recheckAt.map { ($0, WatchTrigger.retry) },
+                       session.nextCheck.map { ($0, WatchTrigger.expiry) }]
+                .compactMap { $0 }.min { $0.0 < $1.0 }!
+            switch try wait(until: due) {
+            case .check(let why):
+                trigger = why
+                if why != .interval && why != .retry && why != .expiry { backoff.reset() }
+            case .reload(let fresh):
+                options = fresh
+                hold.reset()
+                trigger = .signal
+            case .stop:
+                return
+            }
+        }
+    }
+
+    private enum WaitOutcome {
+        case check(WatchTrigger)
+        case reload(CheckOptions)
+        case stop
+    }
+
+    /// Sleeps until the next reason to check.
+    private func wait(until due: (at: Duration, trigger: WatchTrigger)) throws -> WaitOutcome {
+        let options = options
+        while true {
+            let before = clock.now()
+            let wake = try events.next(within: max(due.at - before.boottime, .zero), decisive: { checker.gateMoved(options) })
+            // Asleep during the wait: whatever woke us, the network may be another one now.
+            if clock.now().slept(since: before) >= Self.sleepThreshold { return .check(.resume) }
+            switch wake {
+            case .pathChanged: return .check(.link)
+            case .resolverChanged: return .check(.resolv)
+            case .timer: return .check(due.trigger)
+            case .clockChanged: continue  // the wall clock was set: timers run on the boot-time clock, nothing is due
+            case .outputClosed: return .stop
+            case .signal:
+                switch handler.signalArrived() {
+                case .stop: return .stop
+                case .reload(let fresh): return .reload(fresh)
+                case .keepWaiting: continue
+                }
+            }
+        }
+    }
+}

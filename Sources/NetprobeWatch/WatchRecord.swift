@@ -1,0 +1,145 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import NetprobeWire
+import NetprobeVerdict
+import NetprobeOutput
+import NetprobeSystem
+import NetprobeNetwork
+import NetprobeCheck
+
+/// One line of `watch` output: the start record, or a change.
+///
+/// A change is a different verdict, a different reason, or a different portal
+/// login URL (a new portal is news even when the verdict stays "portal").
+/// Evidence that moves without changing those (timings, which probe answered
+/// first) is not a change: watch reports states, not measurements.
+///
+/// The third kind, `expiring`, is no change at all: the Captive Portal API's session is about
+/// to end (once per session), while the verdict still stands.
+public struct WatchRecord: Sendable {
+    public enum Event: String, Sendable {
+        case start, change, expiring
+    }
+
+    public let event: Event
+    public let report: Report
+    public let previous: Report?
+    /// Of "verdict", "reason", "portal_url", "paths"; empty for the start record.
+    public let changed: [String]
+    /// With --all-paths: the paths whose verdict or reason changed, came or went.
+    public var changedPaths: [PathKey] = []
+    /// Watching every path (--all-paths): hooks are told which path changed.
+    public var allPaths = false
+    /// Why the check that found this state ran.
+    public var trigger: WatchTrigger = .start
+    /// The interface the probes left through (empty when the path was down).
+    public var interface: String {
+        report.answer.families.isEmpty ? "" : report.answer.interface ?? ""
+    }
+
+    /// The record `current` calls for after `previous`, or nil when nothing changed.
+    public static func after(_ previous: Report?, _ current: Report, allPaths: Bool) -> WatchRecord? {
+        guard let previous else { return WatchRecord(event: .start, report: current, previous: nil, changed: [], allPaths: allPaths) }
+        var changed: [String] = []
+        if previous.verdict != current.verdict { changed.append("verdict") }
+        if previous.reason != current.reason { changed.append("reason") }
+        if previous.portal?.url != current.portal?.url { changed.append("portal_url") }
+        let paths = allPaths ? pathChanges(previous, current) : []
+        if !paths.isEmpty { changed.append("paths") }
+        if changed.isEmpty { return nil }
+        return WatchRecord(event: .change, report: current, previous: previous, changed: changed, changedPaths: paths,
+                           allPaths: allPaths)
+    }
+
+    /// A path is (interface, family). Without --all-paths the one path's changes are the overall
+    /// ones, already told.
+    public struct PathKey: Hashable, Sendable {
+        public var interface: String?
+        public var family: AddressFamily?
+    }
+
+    /// The session warning: `report` is the check that re-asked the API just before the end.
+    public static func expiring(_ report: Report, reported: Report, allPaths: Bool) -> WatchRecord {
+        WatchRecord(event: .expiring, report: report, previous: reported, changed: [], allPaths: allPaths, trigger: .expiry)
+    }
+
+    public static func pathChanges(_ previous: Report, _ current: Report) -> [PathKey] {
+        func states(_ report: Report) -> [PathKey: String] {
+            Dictionary(report.paths.map { (PathKey(interface: $0.interface, family: $0.family),
+                                           "\($0.conclusion.verdict.rawValue) \($0.conclusion.reason.rawValue)") },
+                       uniquingKeysWith: { first, _ in first })
+        }
+        let before = states(previous), after = states(current)
+        let order = current.paths.map { PathKey(interface: $0.interface, family: $0.family) }
+            + previous.paths.map { PathKey(interface: $0.interface, family: $0.family) }
+        var seen: Set<PathKey> = []
+        return order.filter { seen.insert($0).inserted && before[$0] != after[$0] }
+    }
+
+    /// The report object (schema_version 1) with "event", "previous",
+    /// "previous_reason", "changed", "changed_paths" and "trigger" added, on one line.
+    public var json: String {
+        let report = JSONFormatter.format(self.report)
+        precondition(report.hasPrefix("{"), "a report is a JSON object")
+        let paths = changedPaths.map { JSONOut.object(["family": .string($0.family?.rawValue), "interface": .string($0.interface)]) }
+        // The watch keys first, then the report's own, as watch has always written them.
+        let extra = "\"changed\":\(JSONOut.strings(changed).rendered()),\"changed_paths\":\(JSONOut.array(paths).rendered()),"
+            + "\"event\":\(JSONOut.string(event.rawValue).rendered()),"
+            + "\"previous\":\(JSONOut.string(previous?.verdict.rawValue).rendered()),"
+            + "\"previous_reason\":\(JSONOut.string(previous?.reason.rawValue).rendered()),"
+            + "\"trigger\":\(JSONOut.string(trigger.rawValue).rendered())"
+        let body = report.dropFirst()
+        return "{" + extra + (body.hasPrefix("}") ? "" : ",") + body
+    }
+
+    /// `2026-11-22T10:00:00Z online probes-validated (was offline: no-default-route)`;
+    /// `2026-11-22T10:00:00Z expiring online probes-validated session ends 2026-11-22T10:01:00Z`
+    public var text: String {
+        if event == .expiring {
+            let end = report.portalSessionEnd.map(Self.timestamp) ?? "unknown"
+            return "\(Self.timestamp(report.timestamp)) expiring \(report.verdict.rawValue) \(report.reason.rawValue) session ends \(end)"
+        }
+        var line = "\(Self.timestamp(report.timestamp)) \(report.verdict.rawValue) \(report.reason.rawValue)"
+        if report.verdict == .portal {
+            line += " login " + (report.portal?.url.map { TerminalText.escape($0, limit: 300) } ?? "unknown")
+        }
+        if let previous {
+            line += " (was \(previous.verdict.rawValue): \(previous.reason.rawValue))"
+        } else {
+            line += " (start)"
+        }
+        return line
+    }
+
+    /// What a --exec hook finds in its environment (the portal URL is the network's: filtered).
+    public var environment: [String: String] {
+        rawEnvironment.mapValues(NetworkText.environmentValue)
+    }
+
+    private var rawEnvironment: [String: String] {
+        var environment = [
+            "NETPROBE_EVENT": event.rawValue,
+            "NETPROBE_VERDICT": report.verdict.rawValue,
+            "NETPROBE_PREVIOUS": previous?.verdict.rawValue ?? "",
+            "NETPROBE_REASON": report.reason.rawValue,
+            "NETPROBE_PREVIOUS_REASON": previous?.reason.rawValue ?? "",
+            "NETPROBE_PORTAL_URL": report.portal?.url ?? "",
+            "NETPROBE_INTERFACE": interface,
+            "NETPROBE_TRIGGER": trigger.rawValue,
+            "NETPROBE_PORTAL_EXPIRES_AT": report.portalSessionEnd.map(Self.timestamp) ?? "",
+            "NETPROBE_PORTAL_BYTES_REMAINING": report.answer.sessionBytesRemaining.map(String.init) ?? "",
+        ]
+        if allPaths {
+            environment["NETPROBE_PATH_INTERFACE"] = changedPaths.first?.interface ?? ""
+            environment["NETPROBE_PATH_FAMILY"] = changedPaths.first?.family?.rawValue ?? ""
+        }
+        return environment
+    }
+
+    private static func timestamp(_ date: Date) -> String {
+        Timestamp.iso8601(date, fractional: false)
+    }
+}

@@ -1,0 +1,179 @@
+import NetprobeWire
+import NetprobeVerdict
+import NetprobeOutput
+import NetprobeReport
+import NetprobeSystem
+import NetprobeNetwork
+import NetprobeCheck
+import NetprobeWatch
+import Testing
+
+/// The check loop in-process: scripted answers, a fixed kernel view, virtual time.
+@Suite struct CheckLoopTests {
+    @Test func answersOnceTheVerdictCannotChangeAndSkipsWhatIsLeft() throws {
+        // a, b and c validate at once; d never answers; s (HTTPS) answers in time.
+        let runner = ScriptedRunner { name, _ in
+            switch name {
+            case "a", "b", "c": return Kit.ok(10)
+            case "s": return Kit.ok(20)
+            default: return nil
+            }
+        }
+        let report = try Kit.checker(Kit.dualStack, runner).run(Kit.options())
+        #expect(report.verdict == .online && report.reason == .probesValidated)
+        // Online is final after three of four operators (d alone cannot make a portal): d is let go.
+        #expect(report.probes.filter { $0.outcome == .skipped }.map(\.spec.name) == ["d"])
+        #expect(report.probes.first { $0.spec.name == "d" }?.skipReason == .decided)
+        #expect(report.partial == false)
+        #expect(runner.delivered.allSatisfy { $0.at <= .milliseconds(20) })
+    }
+
+    @Test func silentHTTPSGetsABoundedGraceThenCountsAsATimeout() throws {
+        let runner = ScriptedRunner { name, _ in name == "s" ? nil : Kit.ok(10) }
+        let report = try Kit.checker(Kit.dualStack, runner).run(Kit.options())
+        #expect(report.verdict == .online)
+        #expect(report.partial == true)
+        let https = try #require(report.probes.first { $0.spec.name == "s" })
+        #expect(https.outcome == .failure && https.errorClass == .timeout)
+        #expect(https.observation?.transportError?.message.hasPrefix("no answer 100 ms after the HTTP probes had validated") == true)
+        #expect(report.partialError?.hasPrefix("s: timeout: no answer") == true)
+        // The grace ended the round: nothing waited for the overall deadline.
+        #expect(runner.delivered.allSatisfy { $0.at < .seconds(1) })
+    }
+
+    @Test func httpsAnsweringWithinTheGraceIsHeard() throws {
+        let runner = ScriptedRunner { name, _ in name == "s" ? Kit.ok(60) : Kit.ok(10) }
+        let report = try Kit.checker(Kit.dualStack, runner).run(Kit.options())
+        #expect(report.verdict == .online && report.partial == false)
+        #expect(report.probes.first { $0.spec.name == "s" }?.outcome == .success)
+    }
+
+    @Test func aPortalIsFinalAtOnceAndNothingWaitsForHTTPS() throws {
+        let runner = ScriptedRunner { name, _ in
+            if name == "s" { return nil }
+            return ScriptedRunner.Answer(at: .milliseconds(5), status: 302, headers: [("location", "http://login.example/")])
+        }
+        let report = try Kit.checker(Kit.dualStack, runner).run(Kit.options())
+        #expect(report.verdict == .portal && report.reason == .httpRedirect)
+        #expect(report.portal?.url == "http://login.example/")
+        let https = try #require(report.probes.first { $0.spec.name == "s" })
+        #expect(https.outcome == .skipped && https.skipReason == .decided)
+        #expect(runner.delivered.allSatisfy { $0.at <= .milliseconds(5) })
+    }
+
+    @Test func theAPIIsAwaitedForItsGraceOnlyAndItsAnswerIsAuthoritative() throws {
+        let api = "https://capport.example/api"
+        let captive = ScriptedRunner { name, _ in
+            name == "#capport"
+                ? ScriptedRunner.Answer(at: .milliseconds(300), status: 200, body: #"{"captive": true, "user-portal-url": "https://login.example/"}"#,
+                                        headers: [("content-type", "application/captive+json")])
+                : Kit.ok(10)
+        }
+        let report = try Kit.checker(Kit.dualStack, captive).run(Kit.options(capportURL: api))
+        #expect(report.verdict == .portal && report.reason == .capportCaptive)
+        #expect(report.portal?.url == "https://login.example/" && report.portal?.source == "capport")
+
+        let silent = ScriptedRunner { name, _ in name == "#capport" ? nil : Kit.ok(10) }
+        let late = try Kit.checker(Kit.dualStack, silent).run(Kit.options(capportURL: api))
+        #expect(late.verdict == .online)
+        #expect(late.capport?.state == .failed && late.capport?.error == "no answer within 1 s of the probes' verdict")
+        let apiEnded = try #require(silent.delivered.first { $0.name == "#capport" })
+        #expect(apiEnded.at >= .seconds(1) && apiEnded.at < .milliseconds(1100))
+    }
+
+    /// Every probe gets a foreign page (a portal seen only as wrong content); the `.invalid`
+    /// canary resolves or not, before or after them. The reason depends on what the canary
+    /// says, never on whether it answered first.
+    @Test(arguments: [(canaryAt: 5, resolves: true), (canaryAt: 50, resolves: true),
+                      (canaryAt: 5, resolves: false), (canaryAt: 50, resolves: false)])
+    func aWrongContentPortalWaitsForTheCanaryWhicheverAnswersFirst(_ canary: (canaryAt: Int, resolves: Bool)) throws {
+        let runner = ScriptedRunner { name, _ in
+            if name == DNSCanaryName.request {
+                return ScriptedRunner.Answer(at: .milliseconds(canary.canaryAt), status: canary.resolves ? 200 : nil,
+                                             error: canary.resolves ? nil : .dns)
+            }
+            return ScriptedRunner.Answer(at: .milliseconds(10), status: 200, body: "<html>Welcome to the hotel</html>")
+        }
+        let report = try Kit.checker(Kit.dualStack, runner).run(Kit.options())
+        #expect(report.verdict == .portal)
+        #expect(report.reason == (canary.resolves ? .dnsHijack : .wrongContent), "\(runner.delivered)")
+        #expect(report.dnsCanary?.resolved == canary.resolves)
+        // Nothing waited longer than the later of the two answers.
+        #expect(runner.delivered.allSatisfy { $0.at <= .milliseconds(max(10, canary.canaryAt)) }, "\(runner.delivered)")
+    }
+
+    /// A canary that never answers holds a wrong-content verdict for a short grace only, and the
+    /// probes still running are let go at once rather than kept for it.
+    @Test func aSilentCanaryHoldsTheVerdictForItsGraceOnly() throws {
+        let runner = ScriptedRunner { name, _ in
+            switch name {
+            case DNSCanaryName.request: return nil
+            case "a", "b", "c": return ScriptedRunner.Answer(at: .milliseconds(10), status: 200, body: "<html>Welcome</html>")
+            default: return nil
+            }
+        }
+        let report = try Kit.checker(Kit.dualStack, runner).run(Kit.options())
+        #expect(report.verdict == .portal && report.reason == .wrongContent)
+        #expect(report.dnsCanary?.resolved == nil)
+        let canaryEnded = try #require(runner.delivered.first { $0.name == DNSCanaryName.request })
+        #expect(canaryEnded.at >= .milliseconds(500) && canaryEnded.at <= .milliseconds(510), "\(runner.delivered)")
+        #expect(runner.delivered.filter { $0.name != DNSCanaryName.request }.allSatisfy { $0.at <= .milliseconds(10) },
+                "\(runner.delivered)")
+    }
+
+    @Test func aDownPathSendsNothingAndNeverStartsTheHTTPClient() throws {
+        var made = false
+        let checker = Checker(source: FixedPaths(current: Kit.noRoute), makeRunner: {
+            made = true
+            return ScriptedRunner { _, _ in nil }
+        })
+        let report = try checker.run(Kit.options())
+        #expect(report.verdict == .offline && report.reason == .noDefaultRoute)
+        #expect(!made)
+        #expect(report.probes.allSatisfy { $0.outcome == .skipped && $0.skipReason == .gate })
+        #expect(report.paths.count == 1 && report.paths[0].interface == nil)
+    }
+
+    @Test func noApplicableProbeIsNoProbesNotAFailure() throws {
+        let runner = ScriptedRunner { _, _ in Kit.ok(1) }
+        let options = Kit.options(interfaces: ["eth0"])
+        var config = options.config
+        config.probes = config.probes.map { var spec = $0; spec.interface = "wlan0"; return spec }
+        var restricted = options
+        restricted.config = config
+        let report = try Kit.checker(Kit.dualStack, runner).run(restricted)
+        #expect(report.verdict == .offline && report.reason == .noProbes)
+        #expect(runner.rounds == 0)
+    }
+
+    @Test func theDeadlineEndsEverythingAsTimeouts() throws {
+        let runner = ScriptedRunner { _, _ in nil }
+        let report = try Kit.checker(Kit.dualStack, runner).run(Kit.options(timeout: 0.5))
+        #expect(report.verdict == .offline && report.reason == .timeout)
+        #expect(report.probes.allSatisfy { $0.outcome == .failure && $0.errorClass == .timeout })
+    }
+
+    @Test func theRunnerIsMadeOnceAndReused() throws {
+        var made = 0
+        let runner = ScriptedRunner { _, _ in Kit.ok(1) }
+        let checker = Checker(source: FixedPaths(current: Kit.dualStack), makeRunner: {
+            made += 1
+            return runner
+        })
+        for _ in 0..<3 { _ = try checker.run(Kit.options()) }
+        #expect(made == 1 && runner.rounds == 3)
+    }
+
+    @Test func probesAreBoundLikeThePlainCheckBindsThem() throws {
+        let runner = ScriptedRunner { _, _ in Kit.ok(1) }
+        _ = try Kit.checker(Kit.dualStack, runner).run(Kit.options(families: [.ipv6], interfaces: ["eth0"]))
+        let probes = runner.requests.filter { !$0.name.contains("#") }
+        #expect(probes.count == 5)
+        #expect(probes.allSatisfy { $0.interface == "eth0" && $0.family == .ipv6 })
+    }
+}
+
+/// The canary's request name as the runner sees it (within its path).
+enum DNSCanaryName {
+    static let request = "#dns-canary"
+}

@@ -1,0 +1,130 @@
+import Foundation
+@testable import NetprobeWire
+@testable import NetprobeVerdict
+@testable import NetprobeOutput
+@testable import NetprobeReport
+@testable import NetprobeSystem
+@testable import NetprobeNetwork
+@testable import NetprobeCheck
+@testable import NetprobeWatch
+import Testing
+
+@Suite struct TextFormatterTests {
+    @Test func networkTextCannotDriveTheTerminal() {
+        let text = TextFormatter.format(ReportFixtures.report())
+        #expect(!containsControl(text, allowingNewlines: true), "\(text.debugDescription)")
+        // The escapes are shown, not dropped: a person can see what the portal sent.
+        #expect(text.contains("\\x1b[2J"))
+        #expect(text.contains("\\x1b[31mby peer"))
+        #expect(text.contains("\\r\\nFAKE: online"))
+        // A forged line must not appear as a line of its own.
+        #expect(!text.split(separator: "\n").contains { $0.hasPrefix("FAKE") })
+    }
+
+    @Test func verdictLineComesFirst() {
+        let lines = TextFormatter.format(ReportFixtures.report()).split(separator: "\n")
+        #expect(lines.first?.hasPrefix("portal  http-redirect: ") == true)
+        #expect(lines.contains { $0.contains("log in at: http://portal.example/login") })
+        #expect(lines.contains { $0.contains("skipped") && $0.contains("microsoft") })
+    }
+
+    @Test func noColourWithoutAPalette() {
+        let text = TextFormatter.format(ReportFixtures.report(portal: nil, verdict: .offline, reason: .timeout))
+        #expect(!text.contains("\u{1B}"))
+        #expect(text.hasPrefix("offline  timeout: "))
+    }
+}
+
+@Suite struct JSONFormatterTests {
+    @Test(arguments: [false, true])
+    func parsesAndHasEveryContractKey(_ pretty: Bool) throws {
+        let json = try ReportFixtures.parse(JSONFormatter.format(ReportFixtures.report(), pretty: pretty))
+        for key in ["schema_version", "verdict", "reason", "portal", "partial", "duration_ms", "timestamp", "quorum",
+                    "interfaces", "default_routes", "dns", "probes"] {
+            #expect(json.keys.contains(key), "missing \(key)")
+        }
+        #expect(json["schema_version"] as? Int == 1)
+        #expect(json["verdict"] as? String == "portal")
+        #expect(json["reason"] as? String == "http-redirect")
+        #expect(json["partial"] is NSNull)
+        #expect(json["duration_ms"] as? Double == 123.5)
+        let quorum = try #require(json["quorum"] as? [String: Any])
+        #expect(quorum["required"] as? Int == 2 && quorum["success"] as? Int == 1 && quorum["portal"] as? Int == 1)
+        let portal = try #require(json["portal"] as? [String: Any])
+        #expect(portal["url"] as? String == ReportFixtures.filteredLocation)
+        #expect(portal["source"] as? String == "redirect" && portal["probe"] as? String == "apple" && portal["status"] as? Int == 302)
+
+        let interfaces = try #require(json["interfaces"] as? [[String: Any]])
+        #expect(interfaces.map { $0["name"] as? String } == ["lo", "eth0"])
+        #expect(interfaces.allSatisfy { $0["type"] is String && $0["up"] is Bool })
+
+        let probes = try #require(json["probes"] as? [[String: Any]])
+        #expect(probes.map { $0["name"] as? String } == ["apple", "google", "firefox", "microsoft"])
+        #expect(probes.map { $0["outcome"] as? String } == ["portal", "failure", "success", "skipped"])
+        let probeKeys = ["name", "url", "operator", "outcome", "error_class", "status", "body_matched", "body_bytes",
+                         "body_truncated", "headers", "remote_address", "timings", "error", "skip_reason"]
+        for probe in probes {
+            for key in probeKeys { #expect(probe.keys.contains(key), "probe lacks \(key)") }
+            #expect(probe["url"] is String)
+        }
+        let apple = probes[0]
+        #expect(apple["error_class"] as? String == "redirect" && apple["status"] as? Int == 302)
+        let headers = try #require(apple["headers"] as? [String: Any])
+        #expect(headers["location"] as? String == ReportFixtures.filteredLocation)
+        #expect(headers["content_type"] as? String == "text/html")
+        #expect(Set(headers.keys) == ["location", "content_type", "content_length", "via"])
+        let timings = try #require(apple["timings"] as? [String: Any])
+        #expect(Set(timings.keys) == ["dns_ms", "connect_ms", "tls_ms", "first_byte_ms", "total_ms"])
+        #expect(probes[1]["error_class"] as? String == "reset")
+        #expect(probes[1]["error"] as? String == ReportFixtures.filteredError)
+        #expect(probes[2]["error_class"] is NSNull && probes[2]["body_matched"] as? Bool == true)
+        #expect(probes[3]["skip_reason"] as? String == "decided" && probes[3]["error_class"] is NSNull)
+    }
+
+    @Test func controlCharactersAreEscapedInStrings() {
+        let json = JSONFormatter.format(ReportFixtures.report())
+        #expect(!json.unicodeScalars.contains { $0.value < 0x20 }, "raw C0 control in JSON output")
+        #expect(!json.contains("\n"), "compact JSON is one line (JSON Lines for watch)")
+        // Network strings are filtered before encoding: no C0 or C1 control survives even as an escape.
+        #expect(!json.contains("\\u001b") && !json.contains("\\u001B"))
+        #expect(!json.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) }, "raw DEL or C1 control in JSON output")
+        #expect(json.contains("\u{FFFD}[2J"))
+    }
+
+    @Test func portalIsNullWhenThereIsNone() throws {
+        let json = try ReportFixtures.parse(JSONFormatter.format(ReportFixtures.report(portal: nil, verdict: .online,
+                                                                                       reason: .probesValidated)))
+        #expect(json["portal"] is NSNull)
+        #expect(json["verdict"] as? String == "online")
+    }
+
+    @Test func portalWithUnknownURLKeepsTheKey() throws {
+        let info = PortalInfo(url: nil, source: nil, probe: "microsoft", status: 200)
+        let json = try ReportFixtures.parse(JSONFormatter.format(ReportFixtures.report(portal: info, reason: .wrongContent)))
+        let portal = try #require(json["portal"] as? [String: Any])
+        #expect(portal["url"] is NSNull)
+        #expect(portal["probe"] as? String == "microsoft")
+    }
+
+    @Test func pathDocument() throws {
+        let json = try ReportFixtures.parse(JSONFormatter.format(ReportFixtures.path))
+        #expect(json["schema_version"] as? Int == 1)
+        #expect((json["interfaces"] as? [[String: Any]])?.count == 2)
+        let route = try #require((json["default_routes"] as? [[String: Any]])?.first)
+        #expect(route["gateway"] as? String == "198.51.100.1" && route["interface_index"] as? Int == 2)
+    }
+}
+
+@Suite struct ExitCodeTests {
+    @Test(arguments: [(Verdict.online, Int32(0)), (.offline, 1), (.portal, 2)])
+    func exitCode(_ verdict: Verdict, _ code: Int32) {
+        #expect(ReportFixtures.report(verdict: verdict).exitCode == code)
+    }
+}
+
+@Test func prometheusLabelValuesAreEscaped() {
+    #expect(MetricWriter.escape("a\"b\\c") == #"a\"b\\c"#)
+    // Controls from the network (a newline included) are filtered before the writer's escaping.
+    #expect(MetricWriter.escape("a\nb\u{1B}[2J\u{9B}c") == "a\u{FFFD}b\u{FFFD}[2J\u{FFFD}c")
+    #expect(MetricWriter.escape("plain") == "plain")
+}

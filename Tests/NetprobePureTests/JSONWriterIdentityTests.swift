@@ -1,0 +1,156 @@
+import Foundation
+@testable import NetprobeWire
+@testable import NetprobeVerdict
+@testable import NetprobeOutput
+@testable import NetprobeReport
+@testable import NetprobeSystem
+@testable import NetprobeNetwork
+@testable import NetprobeCheck
+@testable import NetprobeWatch
+import Testing
+
+/// The hand-written JSON output (JSONWriter: under a quarter of JSONEncoder's instructions)
+/// must be byte-for-byte what JSONEncoder wrote:
+/// every report shape, hostile strings in every field, and the durations' number forms,
+/// rendered through both paths (LegacyJSONEncoding.swift keeps the old one).
+@Suite struct JSONWriterIdentityTests {
+    /// Quotes, backslashes, slashes, every C0 control, DEL and C1, non-ASCII, emoji, bidi,
+    /// line/paragraph separators: what an interface name, a DNS server line or a portal can carry.
+    static let hostile = "a\"b\\c/d" + (0..<0x20).map { String(UnicodeScalar(UInt8($0))) }.joined()
+        + "\u{7F}\u{80}\u{9F} é ü 日本 😀👩‍👩‍👧 \u{202E}rtl \u{2028}\u{2029} \u{FFFD} </script>"
+
+    static let hostilePath = PathSnapshot(
+        interfaces: [
+            NetworkInterface(name: hostile, index: 7, type: .wifi, kind: hostile, up: false, carrier: false, operstate: hostile,
+                             mtu: 0, hardwareAddress: hostile, expensive: true,
+                             addresses: [InterfaceAddress(family: .ipv6, address: hostile, prefixLength: 128, scope: .link),
+                                         InterfaceAddress(family: .ipv4, address: "10.0.0.1", prefixLength: 0, scope: .host)]),
+            NetworkInterface(name: "wwan0", index: -1, type: .cellular, up: true, carrier: true, operstate: "dormant", mtu: Int.max),
+            NetworkInterface(name: "tun0", index: Int.min, type: .tunnel, up: true, carrier: true, operstate: "up", mtu: 1280),
+        ],
+        defaultRoutes: [
+            DefaultRoute(family: .ipv6, gateway: nil, interface: nil, interfaceIndex: nil, metric: 0, table: 0),
+            DefaultRoute(family: .ipv4, gateway: hostile, interface: hostile, interfaceIndex: 7, metric: 4_294_967_295, table: 254),
+        ],
+        kernelRoutes: [
+            KernelRoute(family: .ipv4, destination: "8.8.8.8", interface: hostile, interfaceIndex: 7, gateway: hostile,
+                        source: hostile, table: 51820),
+            KernelRoute(family: .ipv6, destination: hostile, refusal: .blackhole),
+        ],
+        nat64: NAT64Prefix(prefix: "64:ff9b::/96", resolver: hostile),
+        dns: DNSConfiguration(servers: [hostile, "::1"], searchDomains: [hostile, "lab.test"], localStub: true, source: hostile))
+
+    static let emptyPath = PathSnapshot(interfaces: [], defaultRoutes: [], dns: DNSConfiguration(servers: [], localStub: false, source: ""))
+
+    /// Milliseconds as the checks produce them (rounded to 0.1) and the forms JSONEncoder
+    /// spells specially: integral (1500, not 1500.0), negative zero, exponents, long fractions.
+    static let durations: [Double] = [0, -0.0, 0.04, 0.05, 0.1, 0.3, 12.5, 123.456, 1500, 99_999.95, 1e-7, 2.5e-5,
+                                      1e15, 1e16, 1e21, 123_456_789.123, 0.1 + 0.2, -3.25, 1e300]
+
+    static func observation(_ spec: ProbeSpec, ms: Double, text: String) -> ProbeObservation {
+        ProbeObservation(name: spec.name, url: spec.url, status: 407,
+                         headers: [("location", text), ("content-type", text), ("content-length", "12"), ("via", text)],
+                         body: Array(text.utf8), bodyTruncated: true,
+                         transportError: TransportError(kind: .proto, code: 56, message: text),
+                         timings: ProbeTimings(dnsMs: ms, connectMs: nil, tlsMs: ms / 3, firstByteMs: ms * 7, totalMs: ms),
+                         remoteAddress: text, proxy: "http://" + text, proxyAddress: text, proxyConnectStatus: 407, proxyAuthRealm: text)
+    }
+
+    /// A report with every optional part present: two paths, WISPr, capport, canary, proxy, partial.
+    static func rich(ms: Double, text: String = hostile, capport: CapportReport.State = .answered) -> Report {
+        let spec = ProbeSpec(name: text, url: "https://" + text, operatorName: text, expect: Expectation(statuses: [204]))
+        let cancelled = ProbeObservation(name: "c", url: "http://c.test/", transportError: TransportError(kind: .cancelled, code: 42, message: text),
+                                         timings: ProbeTimings(totalMs: ms))
+        let evidence = [
+            ProbeEvidence(spec: spec, outcome: .failure, errorClass: .proxyAuthRequired, bodyMatched: false, observation: observation(spec, ms: ms, text: text)),
+            ProbeEvidence(spec: Fixtures.spec("google"), outcome: .failure, errorClass: .timeout, observation: cancelled),
+            Classifier.classify(Fixtures.expectedAnswer("gnome"), for: Fixtures.spec("gnome")),
+            .skipped(Fixtures.spec("apple"), because: .gate),
+            .skipped(Fixtures.spec("firefox"), because: .filtered),
+        ]
+        let wispr = WISPrInfo(messageType: 100, responseCode: 0, loginURL: text, abortLoginURL: text, locationName: text,
+                              accessLocation: text, accessProcedure: "1.0")
+        let portal = PortalInfo(url: text, source: "wispr", probe: text, status: 200, loginURL: text, locationName: text, wispr: wispr)
+        let conclusion = Conclusion(verdict: .online, reason: .probesValidated, portal: portal, partial: true, partialError: text,
+                                    successOperators: 3, portalOperators: 0, quorum: 2, dnsHijack: true, proxy: true)
+        let answer = CapportAnswer(captive: true, userPortalURL: text, venueInfoURL: text, secondsRemaining: 3600,
+                                   bytesRemaining: 1 << 40, canExtendSession: false)
+        let report = CapportReport(uri: text, source: text, interface: text, state: capport, error: text, status: 200,
+                                   answer: capport == .answered ? answer : nil, durationMs: ms)
+        let canary = DNSCanaryReport(name: text, resolved: true, address: text)
+        let first = PathReport(interface: text, family: .ipv6, isDefault: true, conclusion: conclusion, families: [.ipv6, .ipv4],
+                               probes: evidence, durationMs: ms, capport: report, canary: canary)
+        let second = PathReport(interface: nil, family: nil, isDefault: false,
+                                conclusion: Conclusion(verdict: .offline, reason: .noDefaultRoute, partial: false, quorum: 1),
+                                families: [], probes: [], durationMs: ms * 2)
+        return Report(paths: [second, first], overall: 1, durationMs: ms, timestamp: Date(timeIntervalSince1970: -1.5), path: hostilePath)
+    }
+
+    static var reports: [Report] {
+        var reports = [
+            ReportFixtures.report(),
+            ReportFixtures.report(portal: nil, verdict: .offline, reason: .timeout),
+            ReportFixtures.report(portal: PortalInfo(url: nil, source: "body", probe: "apple", status: 200, wispr: WISPrInfo()),
+                                  reason: .wrongContent),
+            rich(ms: 42, capport: .unrestricted),
+            rich(ms: 42, text: "", capport: .failed),
+            rich(ms: 7, text: "plain/ascii-only"),
+        ]
+        reports += durations.map { rich(ms: $0) }
+        return reports
+    }
+
+    @Test(arguments: [false, true])
+    func reportsMatchJSONEncoder(_ pretty: Bool) {
+        for (index, report) in Self.reports.enumerated() {
+            let old = LegacyJSONFormatter.format(report, pretty: pretty)
+            let new = JSONFormatter.format(report, pretty: pretty)
+            #expect(new == old, "report \(index) differs:\nold \(old.debugDescription)\nnew \(new.debugDescription)")
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func pathsMatchJSONEncoder(_ pretty: Bool) {
+        for path in [ReportFixtures.path, Self.hostilePath, Self.emptyPath] {
+            #expect(JSONFormatter.format(path, pretty: pretty) == LegacyJSONFormatter.format(path, pretty: pretty))
+        }
+    }
+
+    /// Every Double the formatter could meet, not only the listed ones: random bit patterns and
+    /// values on the 0.1 ms grid, each as JSONEncoder prints a one-element array of it.
+    @Test func numbersMatchJSONEncoder() {
+        var generator = SystemRandomNumberGenerator()
+        var values = Self.durations
+        for _ in 0..<20_000 {
+            values.append(Double(bitPattern: generator.next()))
+            values.append((Double.random(in: 0...1e9, using: &generator) * 10).rounded() / 10)
+        }
+        for value in values where value.isFinite {
+            let new = JSONOut.array([.number(value)]).rendered()
+            #expect(new == LegacyJSONFormatter.encodeDefault([value]), "\(value)")
+        }
+        for value in [0, 1, -1, 302, Int.max, Int.min] {
+            #expect(JSONOut.array([.int(value)]).rendered() == LegacyJSONFormatter.encodeDefault([value]))
+        }
+    }
+
+    /// The documents list keys in order, and the writer then skips sorting; an object whose
+    /// keys come in another order is still written sorted by UTF-8 bytes.
+    @Test func unorderedKeysAreStillWrittenSorted() {
+        let object = JSONOut.object(["b": .int(2), "a": .int(1), "ä": .null, "Z": .bool(true), "a_b": .string("x")])
+        #expect(object.rendered() == #"{"Z":true,"a":1,"a_b":"x","b":2,"ä":null}"#)
+        let ordered = JSONOut.object(["Z": .bool(true), "a": .int(1), "a_b": .string("x"), "b": .int(2), "ä": .null])
+        #expect(ordered.rendered() == object.rendered())
+    }
+
+    /// WatchRecord's extra keys went through a default JSONEncoder, which escapes `/`; none of
+    /// their values can hold one (fixed words, and interface names, which the kernel and
+    /// `--interface` refuse with a slash), so the shared writer gives the same bytes.
+    @Test func watchStringsMatchJSONEncoder() {
+        let strings = ["verdict", "reason", "portal_url", "paths", Self.hostile.replacingOccurrences(of: "/", with: "")]
+        #expect(JSONOut.array(strings.map { .string($0) }).rendered() == LegacyJSONFormatter.encodeDefault(strings))
+        for string in strings {
+            #expect(JSONOut.string(string).rendered() == LegacyJSONFormatter.encodeDefault(string))
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import NetprobeWire
+import NetprobeVerdict
+import NetprobeOutput
+import NetprobeReport
+import NetprobeSystem
+import NetprobeNetwork
+import NetprobeCheck
+import NetprobeWatch
+import VerdictTables
+import Testing
+
+/// What a verdict row expects of `partial`.
+enum PartialExpectation: Sendable {
+    case yes, no, unknown
+    /// The row is about something else; partial is not judged.
+    case unchecked
+}
+
+struct VerdictCase: Sendable, CustomTestStringConvertible {
+    var label: String
+    var quorum: Int = 2
+    var settled: [Settled]
+    var pending: [String] = []
+    var verdict: Verdict
+    var reason: String
+    var isFinal: Bool = true
+    var partial: PartialExpectation = .unchecked
+    /// Distinct operators that validated / showed interception.
+    var counts: (success: Int, portal: Int)?
+    var testDescription: String { label }
+}
+
+private let httpNames = ["apple", "google", "firefox", "microsoft", "gnome"]
+
+private func all(_ make: (String) -> Settled, https: Settled) -> [Settled] {
+    httpNames.map(make) + [https]
+}
+
+@Suite struct VerdictEngineTests {
+    static let cases: [VerdictCase] = [
+        VerdictCase(label: "all six default probes fine", settled: allFine, verdict: .online, reason: "probes-validated",
+                    partial: .no, counts: (5, 0)),
+        VerdictCase(label: "allow-listing portal: apple let through, the rest redirected, HTTPS failing",
+                    settled: [.ok("apple")] + ["google", "firefox", "microsoft", "gnome"].map { .portal($0, .redirect) }
+                        + [.fail("google-https", .tls)],
+                    verdict: .portal, reason: "http-redirect", counts: (1, 4)),
+        VerdictCase(label: "allow-listing portal: two let through, two redirected",
+                    settled: [.ok("apple"), .ok("microsoft"), .portal("google", .redirect), .portal("firefox", .redirect),
+                              .fail("gnome", .timeout), .fail("google-https", .timeout)],
+                    verdict: .portal, reason: "http-redirect", counts: (2, 2)),
+        VerdictCase(label: "one dead endpoint (timeout)", settled: allFine.map { $0.name == "microsoft" ? .fail("microsoft", .timeout) : $0 },
+                    verdict: .online, reason: "probes-validated", partial: .no, counts: (4, 0)),
+        VerdictCase(label: "one dead endpoint (refused)", settled: allFine.map { $0.name == "firefox" ? .fail("firefox", .refused) : $0 },
+                    verdict: .online, reason: "probes-validated", counts: (4, 0)),
+        VerdictCase(label: "one dead endpoint (5xx)", settled: allFine.map { $0.name == "gnome" ? .fail("gnome", .http5xx) : $0 },
+                    verdict: .online, reason: "probes-validated", counts: (4, 0)),
+        VerdictCase(label: "one lying endpoint (wrong content)",
+                    settled: allFine.map { $0.name == "firefox" ? .portal("firefox", .wrongContent) : $0 },
+                    verdict: .online, reason: "probes-validated", counts: (4, 1)),
+        VerdictCase(label: "one lying endpoint (redirect)",
+                    settled: allFine.map { $0.name == "apple" ? .portal("apple", .redirect) : $0 },
+                    verdict: .online, reason: "probes-validated", counts: (4, 1)),
+        VerdictCase(label: "all dead, timeouts dominate",
+                    settled: [.fail("apple", .timeout), .fail("google", .timeout), .fail("firefox", .timeout),
+                              .fail("microsoft", .refused), .fail("gnome", .dns), .fail("google-https", .tls)],
+                    verdict: .offline, reason: "timeout", counts: (0, 0)),
+        VerdictCase(label: "all dead, refused+unreachable+reset count as connect-failed",
+                    settled: [.fail("apple", .refused), .fail("google", .unreachable), .fail("firefox", .reset),
+                              .fail("microsoft", .dns), .fail("gnome", .dns), .fail("google-https", .timeout)],
+                    verdict: .offline, reason: "connect-failed"),
+        VerdictCase(label: "all dead, 4xx/5xx/empty body count as http-error",
+                    settled: [.fail("apple", .http4xx), .fail("google", .emptyBody), .fail("firefox", .http5xx),
+                              .fail("microsoft", .dns), .fail("gnome", .tls), .fail("google-https", .tls)],
+                    verdict: .offline, reason: "http-error"),
+        VerdictCase(label: "all DNS", settled: all({ .fail($0, .dns) }, https: .fail("google-https", .dns)),
+                    verdict: .offline, reason: "dns-failed", counts: (0, 0)),
+        VerdictCase(label: "tie dns/connect/timeout -> dns",
+                    settled: [.fail("apple", .timeout), .fail("google", .refused), .fail("firefox", .dns),
+                              .fail("microsoft", .timeout), .fail("gnome", .refused), .fail("google-https", .dns)],
+                    verdict: .offline, reason: "dns-failed"),
+        VerdictCase(label: "tie connect/timeout -> connect",
+                    settled: [.fail("apple", .timeout), .fail("google", .timeout), .fail("firefox", .timeout),
+                              .fail("microsoft", .refused), .fail("gnome", .unreachable), .fail("google-https", .reset)],
+                    verdict: .offline, reason: "connect-failed"),
+        VerdictCase(label: "tie timeout/tls -> timeout",
+                    settled: [.fail("apple", .tls), .fail("google", .tls), .fail("firefox", .tls),
+                              .fail("microsoft", .timeout), .fail("gnome", .timeout), .fail("google-https", .timeout)],
+                    verdict: .offline, reason: "timeout"),
+        VerdictCase(label: "tie tls/protocol -> tls",
+                    settled: [.fail("apple", .proto), .fail("google", .proto), .fail("firefox", .proto),
+                              .fail("microsoft", .tls), .fail("gnome", .tls), .fail("google-https", .tls)],
+                    verdict: .offline, reason: "tls-failed"),
+        VerdictCase(label: "tie protocol/http -> protocol",
+                    settled: [.fail("apple", .http4xx), .fail("google", .http5xx), .fail("firefox", .http5xx),
+                              .fail("microsoft", .proto), .fail("gnome", .proto), .fail("google-https", .proto)],
+                    verdict: .offline, reason: "protocol-error"),
+        VerdictCase(label: "one operator validated, quorum 2",
+                    settled: [.ok("apple")] + ["google", "firefox", "microsoft", "gnome", "google-https"].map { .fail($0, .timeout) },
+                    verdict: .offline, reason: "quorum-not-met", counts: (1, 0)),
+        VerdictCase(label: "two probes of one operator count once",
+                    settled: [.ok("google"), .ok("google-https")] + ["apple", "firefox", "microsoft", "gnome"].map { .fail($0, .refused) },
+                    verdict: .offline, reason: "quorum-not-met", counts: (1, 0)),
+        VerdictCase(label: "quorum 1: one validated operator is enough", quorum: 1,
+                    settled: [.ok("microsoft")] + ["apple", "google", "firefox", "gnome", "google-https"].map { .fail($0, .dns) },
+                    verdict: .online, reason: "probes-validated", counts: (1, 0)),
+        VerdictCase(label: "quorum 1: one intercepted operator is a portal", quorum: 1,
+                    settled: allFine.map { $0.name == "apple" ? .portal("apple", .redirect) : $0 },
+                    verdict: .portal, reason: "http-redirect", counts: (4, 1)),
+        VerdictCase(label: "quorum = operator count, all validated", quorum: 5, settled: allFine,
+                    verdict: .online, reason: "probes-validated", counts: (5, 0)),
+        VerdictCase(label: "quorum = operator count, one dead", quorum: 5,
+                    settled: allFine.map { $0.name == "gnome" ? .fail("gnome", .timeout) : $0 },
+                    verdict: .offline, reason: "quorum-not-met", counts: (4, 0)),
+        VerdictCase(label: "partial: HTTP fine, HTTPS TLS failure",
+                    settled: httpNames.map(Settled.ok) + [.fail("google-https", .tls)],
+                    verdict: .online, reason: "probes-validated", partial: .yes),
+        VerdictCase(label: "partial: HTTPS fine", settled: allFine, verdict: .online, reason: "probes-validated", partial: .no),
+        VerdictCase(label: "partial: HTTPS pending (never waited for)", settled: httpNames.map(Settled.ok), pending: ["google-https"],
+                    verdict: .online, reason: "probes-validated", isFinal: true, partial: .unknown),
+        VerdictCase(label: "partial: HTTPS skipped", settled: httpNames.map(Settled.ok) + [.skipped("google-https")],
+                    verdict: .online, reason: "probes-validated", partial: .unknown),
+        VerdictCase(label: "partial: nothing validated", settled: all({ .fail($0, .dns) }, https: .fail("google-https", .tls)),
+                    verdict: .offline, reason: "dns-failed", partial: .unknown),
+        VerdictCase(label: "portal reason: 511 beats redirect beats wrong content",
+                    settled: [.portal("apple", .wrongContent), .portal("google", .redirect), .portal("firefox", .authRequired)],
+                    pending: ["microsoft", "gnome", "google-https"], verdict: .portal, reason: "http-511"),
+        VerdictCase(label: "portal reason: redirect beats wrong content",
+                    settled: [.portal("apple", .wrongContent), .portal("google", .redirect), .portal("microsoft", .wrongContent)],
+                    verdict: .portal, reason: "http-redirect"),
+        VerdictCase(label: "portal reason: wrong content alone",
+                    settled: [.portal("apple", .wrongContent), .portal("microsoft", .wrongContent), .fail("gnome", .timeout)],
+                    verdict: .portal, reason: "wrong-content"),
+        VerdictCase(label: "skipped probes are not evidence", settled: allFine.map { .skipped($0.name) },
+                    verdict: .offline, reason: "no-probes", counts: (0, 0)),
+    ]
+
+    @Test(arguments: cases)
+    func decide(_ c: VerdictCase) {
+        let settled = c.settled.map(\.evidence)
+        let pending = c.pending.map(Fixtures.spec)
+        let decision = VerdictEngine.decide(quorum: c.quorum, settled: settled, pending: pending)
+        #expect(decision.verdict == c.verdict)
+        #expect(decision.reason.rawValue == c.reason)
+        #expect(decision.isFinal == c.isFinal)
+        #expect(decision.quorum == c.quorum)
+        switch c.partial {
+        case .yes: #expect(decision.partial == true)
+        case .no: #expect(decision.partial == false)
+        case .unknown: #expect(decision.partial == nil)
+        case .unchecked: break
+        }
+        if let counts = c.counts {
+            #expect(decision.successOperators == counts.success)
+            #expect(decision.portalOperators == counts.portal)
+        }
+    }
+
+    /// Every reason the engine gives is explained to people (text output and man page).
+    @Test func everyReasonIsExplained() {
+        let known = Set(Reason.allCases.map(\.rawValue))
+        let given = Set(Self.cases.map(\.reason) + VerdictFinalityTests.cases.map(\.reason))
+            .union(["no-link", "no-address", "no-default-route"])
+        #expect(given.subtracting(known).isEmpty, "unexplained: \(given.subtracting(known).sorted())")
+        for code in given { #expect(Reason(rawValue: code).map { !$0.meaning.isEmpty } == true) }
+    }
+
+    /// Settling order must not matter: the engine sees a set of evidence. (Which probe names
+    /// the portal follows report order, by design: the first in the probe set's order.)
+    @Test(arguments: cases)
+    func orderDoesNotMatter(_ c: VerdictCase) {
+        var forward = VerdictEngine.decide(quorum: c.quorum, settled: c.settled.map(\.evidence), pending: c.pending.map(Fixtures.spec))
+        var backward = VerdictEngine.decide(quorum: c.quorum, settled: c.settled.reversed().map(\.evidence),
+                                            pending: c.pending.reversed().map(Fixtures.spec))
+        #expect(forward.portal?.url == backward.portal?.url)
+        forward.portal?.probe = nil
+        backward.portal?.probe = nil
+        #expect(forward == backward)
+    }
+}
