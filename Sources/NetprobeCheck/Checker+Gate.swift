@@ -13,8 +13,7 @@ extension Checker {
     /// Only whether it lets probes through, and where, is kept: a path down for another
     /// reason (no link -> no default route) is still down, a change worth no haste.
     struct PathGate: Equatable {
-        var interface: String?
-        var family: AddressFamily?
+        var path: PathKey
         var open: Open?
 
         struct Open: Equatable {
@@ -22,9 +21,8 @@ extension Checker {
             var interfaces: [String]
         }
 
-        init(interface: String? = nil, family: AddressFamily? = nil, gate: GateResult) {
-            self.interface = interface
-            self.family = family
+        init(_ path: PathKey = PathKey(), gate: GateResult) {
+            self.path = path
             if case .pass(let families, let interfaces) = gate { open = Open(families: families, interfaces: interfaces) }
         }
     }
@@ -34,7 +32,7 @@ extension Checker {
         guard options.allPaths else {
             return [PathGate(gate: Gate.evaluate(snapshot, families: options.families, interfaces: options.interfaces))]
         }
-        return PathPlan.keys(options, snapshot: snapshot).map { PathGate(interface: $0.interface, family: $0.family, gate: $0.gate) }
+        return PathPlan.candidates(options, snapshot: snapshot).map { PathGate($0.path, gate: $0.gate) }
     }
 
     /// True when the gate's answer now differs from the last check's: a path opened, closed,

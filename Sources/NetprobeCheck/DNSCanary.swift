@@ -17,8 +17,8 @@ enum DNSCanary {
     static func request(like template: ProbeRequest?) -> (request: ProbeRequest, host: String)? {
         guard let template else { return nil }
         var generator = SystemRandomNumberGenerator()
-        // Twelve hex digits written as bytes: a joined array of strings cost every check 0.18M
-        // instructions of generic code the process used nowhere else.
+        // Twelve hex digits written as bytes: a joined array of strings ran generic code the
+        // process used nowhere else.
         let label = String(decoding: (0..<12).map { _ in HexDigit.lowercase(UInt8.random(in: 0..<16, using: &generator)) },
                            as: UTF8.self)
         let host = "netprobe-\(label).invalid"

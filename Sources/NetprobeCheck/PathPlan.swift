@@ -82,9 +82,8 @@ struct PathPlan {
     /// One path of `--all-paths`, before it is planned: where it leaves, whether it is the
     /// machine's own (the kernel routes the family's ordinary traffic through it), and its gate.
     /// No interface and no family: the plain check's path, down.
-    struct Key: Equatable {
-        var interface: String?
-        var family: AddressFamily?
+    struct Candidate: Equatable {
+        var path: PathKey
         var isDefault: Bool
         var gate: GateResult
     }
@@ -97,8 +96,8 @@ struct PathPlan {
     /// another path by its default route. When none is the machine's own (the kernel routes its
     /// traffic nowhere), the plain check's down path is added, so that the overall answer is
     /// the plain check's; with no path at all, it alone.
-    static func keys(_ options: CheckOptions, snapshot: PathSnapshot) -> [Key] {
-        var keys: [Key] = []
+    static func candidates(_ options: CheckOptions, snapshot: PathSnapshot) -> [Candidate] {
+        var keys: [Candidate] = []
         let wanted = options.interfaces
         for family in AddressFamily.allCases where options.families.contains(family) {
             var names: [String] = []
@@ -111,30 +110,32 @@ struct PathPlan {
             for name in names where wanted.isEmpty || wanted.contains(name) {
                 let isDefault = name == own
                 let gate = Gate.evaluate(snapshot, families: [family], interfaces: isDefault ? [] : [name])
-                keys.append(Key(interface: name, family: family, isDefault: isDefault, gate: gate))
+                keys.append(Candidate(path: PathKey(interface: name, family: family), isDefault: isDefault, gate: gate))
             }
         }
         if keys.isEmpty || (wanted.isEmpty && !keys.contains(where: \.isDefault)) {
-            keys.append(Key(interface: nil, family: nil, isDefault: true,
-                            gate: Gate.evaluate(snapshot, families: options.families, interfaces: wanted)))
+            keys.append(Candidate(path: PathKey(), isDefault: true,
+                                  gate: Gate.evaluate(snapshot, families: options.families, interfaces: wanted)))
         }
         return keys
     }
 
-    /// `--all-paths`: every path of `keys`, each probed on its own — bound to the interface
+    /// `--all-paths`: every path of `candidates`, each probed on its own — bound to the interface
     /// (`if!NAME`) and held to the family — and judged on its own.
     static func every(_ options: CheckOptions, snapshot: PathSnapshot) -> [PathPlan] {
-        keys(options, snapshot: snapshot).map { key in
-            guard let interface = key.interface, let family = key.family else { return machine(options, snapshot: snapshot) }
-            return single(options, snapshot: snapshot, key: key, interface: interface, family: family)
+        candidates(options, snapshot: snapshot).map { candidate in
+            guard let interface = candidate.path.interface, let family = candidate.path.family else {
+                return machine(options, snapshot: snapshot)
+            }
+            return single(options, snapshot: snapshot, candidate: candidate, interface: interface, family: family)
         }
     }
 
     /// One path of `--all-paths`: its own probes, API query and canary, all bound to it.
-    static func single(_ options: CheckOptions, snapshot: PathSnapshot, key: Key, interface: String,
+    static func single(_ options: CheckOptions, snapshot: PathSnapshot, candidate: Candidate, interface: String,
                        family: AddressFamily) -> PathPlan {
-        var plan = PathPlan(interface: interface, family: family, isDefault: key.isDefault, gate: key.gate)
-        guard case .pass = key.gate else {
+        var plan = PathPlan(interface: interface, family: family, isDefault: candidate.isDefault, gate: candidate.gate)
+        guard case .pass = candidate.gate else {
             plan.filtered = options.config.probes
             return plan
         }

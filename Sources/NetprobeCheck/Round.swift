@@ -73,12 +73,12 @@ struct Round {
             var seen: Set<String> = []
             let observations = runner.run(requests, deadline: deadline) { observation in
                 seen.insert(observation.name)
-                land(observation, runner: runner)
+                receive(observation, runner: runner)
                 return true
             }
             // A runner may end transfers without reporting them (a round it was told to end).
             for observation in observations where !seen.contains(observation.name) {
-                land(observation, runner: runner)
+                receive(observation, runner: runner)
             }
         }
         return paths.map { state in
@@ -87,7 +87,7 @@ struct Round {
         }
     }
 
-    private mutating func land(_ observation: ProbeObservation, runner: some TransferRunner) {
+    private mutating func receive(_ observation: ProbeObservation, runner: some TransferRunner) {
         guard let (index, role, name) = roles[observation.name] else { return }
         var observation = observation
         observation.name = name

@@ -19,7 +19,7 @@ public protocol TransferRunner: AnyObject {
              onResult: (ProbeObservation) -> Bool) -> [ProbeObservation]
     /// From `onResult`: the named transfers, if still running at `instant`, end then with `error`.
     /// A set, not any sequence: called through this protocol, a generic sequence's iterator
-    /// type was looked up by name at the first cut-off (0.24M instructions a check).
+    /// type was looked up by name at the first cut-off.
     func end(_ names: Set<String>, at instant: ContinuousClock.Instant, with error: TransportError)
 }
 

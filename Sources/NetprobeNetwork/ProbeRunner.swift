@@ -70,8 +70,7 @@ public final class ProbeRunner {
 
         var results = [ProbeObservation?](repeating: nil, count: requests.count)
         // In request order. A round has a few dozen transfers at most: a scan finds one sooner
-        // than a dictionary's first use costs (its storage type is built at run time, ~0.25M
-        // instructions keyed by a pointer).
+        // than a dictionary's first use costs (its storage type is built at run time).
         var active: [Transfer] = []
         var listening = true  // onResult has not said "enough" yet
         let trust = TrustShares()

@@ -8,7 +8,7 @@ import NetprobeSystem
 /// read again by the next round, so a CA removed from the system is never trusted from a cache.
 final class TrustShares {
     /// Per trusted directory, in first-use order: a round almost always has one, so a scan,
-    /// not a dictionary (whose storage type the runtime builds on first use, ~0.24M instructions).
+    /// not a dictionary (whose storage type the runtime builds on first use).
     private var shares: [(directory: String, share: OpaquePointer)] = []
 
     deinit {

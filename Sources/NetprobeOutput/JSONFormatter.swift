@@ -74,7 +74,7 @@ enum RouteDocument {
 }
 
 extension RouteDocument {
-    static func json(_ route: KernelRoute) -> JSONOut {
+    static func json(_ route: RouteAnswer) -> JSONOut {
         .object([
             "destination": .string(route.destination),
             "family": .string(route.family.rawValue),

@@ -127,7 +127,7 @@ public enum TextFormatter {
     }
 
     /// Where the kernel sends the family's ordinary traffic, as `ip route get` says it.
-    static func kernelRouteText(_ route: KernelRoute) -> String {
+    static func kernelRouteText(_ route: RouteAnswer) -> String {
         if let refusal = route.refusal {
             switch refusal {
             case .noRoute: return "no route"

@@ -42,7 +42,7 @@ public enum SummaryDocument {
     static func path(_ tracker: PathTracker) -> JSONOut {
         .object([
             "availability": .number(tracker.availability.map { ($0 * 1_000_000).rounded() / 1_000_000 }),
-            "family": .string(tracker.key?.family),
+            "family": .string(tracker.key?.family?.rawValue),
             "final": tracker.current.map { state(verdict: $0.state.verdict, reason: $0.state.reason) } ?? .null,
             "first": time(tracker.first),
             "interface": .string(tracker.key?.interface),

@@ -73,8 +73,9 @@ public struct WatchLogRecord: Sendable, Equatable {
                 let at = { JSONPath.element("$.paths", index) }
                 guard case .object(let path) = item.content else { throw Invalid(message: "\(at()) is not an object") }
                 let interface = try optionalString(path["interface"], at: JSONPath.member(at(), "interface"))
-                let family = try optionalString(path["family"], at: JSONPath.member(at(), "family"))
-                if let family, AddressFamily(rawValue: family) == nil {
+                let familyText = try optionalString(path["family"], at: JSONPath.member(at(), "family"))
+                let family = familyText.flatMap(AddressFamily.init(rawValue:))
+                if familyText != nil, family == nil {
                     throw Invalid(message: "\(JSONPath.member(at(), "family")) is not ipv4, ipv6 or null")
                 }
                 paths.append(PathEntry(key: PathKey(interface: interface, family: family), state: try state(path, at: at())))
@@ -123,26 +124,6 @@ public struct WatchLogRecord: Sendable, Equatable {
             out.append(Latency(operatorName: operatorName, totalMs: total))
         }
         return out
-    }
-}
-
-/// One path of a record: the interface and family as watch wrote them (null stays nil).
-public struct PathKey: Hashable, Sendable, Comparable {
-    public var interface: String?
-    public var family: String?
-
-    public init(interface: String?, family: String?) {
-        self.interface = interface
-        self.family = family
-    }
-
-    /// `wlan0 ipv4`, `wlan0 any` (the system chose the family), `none` (no route at all).
-    public var label: String {
-        "\(interface ?? "none") \(family ?? "any")"
-    }
-
-    public static func < (lhs: PathKey, rhs: PathKey) -> Bool {
-        (lhs.interface ?? "", lhs.family ?? "") < (rhs.interface ?? "", rhs.family ?? "")
     }
 }
 

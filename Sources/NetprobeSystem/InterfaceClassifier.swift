@@ -16,7 +16,7 @@ enum InterfaceClassifier {
     }
 
     // Arrays, not sets: a handful of entries each, looked up a few times per check, and a
-    // Set<Int32>'s storage type is built at run time on first use (~0.24M instructions).
+    // Set<Int32>'s storage type is built at run time on first use.
 
     /// Link kinds (IFLA_INFO_KIND) that carry traffic inside another path.
     static let tunnelKinds: [String] = [

@@ -9,8 +9,8 @@ enum KernelRouteLookup {
     /// The answer for `destination` (an IP address text of `family`), with the output
     /// device named from `interfaces` (the same dump's links).
     static func ask(_ socket: NetlinkSocket, family: AddressFamily, destination: String,
-                    interfaces: [NetworkInterface]) throws(NetlinkError) -> KernelRoute {
-        var lookup = KernelRoute(family: family, destination: destination)
+                    interfaces: [NetworkInterface]) throws(NetlinkError) -> RouteAnswer {
+        var lookup = RouteAnswer(family: family, destination: destination)
         let rawFamily = family == .ipv4 ? AF_INET : AF_INET6
         var bytes = [UInt8](repeating: 0, count: 16)
         guard inet_pton(rawFamily, destination, &bytes) == 1 else {

@@ -39,8 +39,8 @@ enum NetlinkAddress {
         guard length > 0 else { return nil }
         let bytes = UnsafeRawBufferPointer(start: raw, count: length)
         guard bytes.contains(where: { $0 != 0 }) else { return nil }
-        // Written byte by byte: String(radix:) per byte and a join cost 67k instructions an
-        // address, and every interface has one on every check.
+        // Written byte by byte: String(radix:) per byte and a join are slow, and every
+        // interface has an address on every check.
         var text: [UInt8] = []
         text.reserveCapacity(3 * length)
         for (position, byte) in bytes.enumerated() {

@@ -9,7 +9,7 @@ struct NetlinkDump {
     var interfaces: [NetworkInterface]
     var defaultRoutes: [DefaultRoute]
     /// The kernel's route for ordinary traffic, per family (`KernelRouteLookup`).
-    var kernelRoutes: [KernelRoute]
+    var kernelRoutes: [RouteAnswer]
     /// False when the three dumps disagreed (an address or route on an
     /// interface missing from the link dump: something changed in between).
     /// Such addresses are dropped and such routes keep no interface name.
@@ -26,7 +26,7 @@ struct NetlinkDump {
         var interfaces: [NetworkInterface] = []
         links.forEach { interfaces.append(interface(from: $0, sysfsRoot: sysfsRoot)) }
         // Sorted first, so an address or a route finds its interface by binary search: an
-        // [Int: Int] index would have its storage type built at run time (~0.24M instructions).
+        // [Int: Int] index would have its storage type built at run time.
         interfaces.sort { $0.index < $1.index }
         func position(ofIndex index: Int) -> Int? {
             var low = 0, high = interfaces.count
@@ -63,10 +63,10 @@ struct NetlinkDump {
         let ipv4 = defaultRoutes.filter { $0.family == .ipv4 }
         defaultRoutes = ipv4 + defaultRoutes.filter { $0.family != .ipv4 }
 
-        var kernelRoutes: [KernelRoute] = []
+        var kernelRoutes: [RouteAnswer] = []
         for family in AddressFamily.allCases {
             kernelRoutes.append(try KernelRouteLookup.ask(
-                socket, family: family, destination: KernelRoute.representativeDestination(family), interfaces: interfaces))
+                socket, family: family, destination: RouteAnswer.representativeDestination(family), interfaces: interfaces))
         }
         return NetlinkDump(interfaces: interfaces, defaultRoutes: defaultRoutes, kernelRoutes: kernelRoutes,
                            consistent: consistent)

@@ -6,7 +6,7 @@ import NetprobeVerdict
 
 /// One variable of the process environment, read where it is needed. ProcessInfo's
 /// `environment` builds a dictionary of every variable on each call: three of those cost an
-/// offline check about 1.1M instructions, more than its whole configuration lookup.
+/// offline check more than its whole configuration lookup.
 public enum ProcessEnvironment {
     public static func value(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }

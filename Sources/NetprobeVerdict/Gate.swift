@@ -42,7 +42,7 @@ public enum Gate {
         case missing(Reason)
     }
 
-    private static func layer(reachedBy route: KernelRoute?, family: AddressFamily,
+    private static func layer(reachedBy route: RouteAnswer?, family: AddressFamily,
                               in snapshot: PathSnapshot) -> Layer {
         guard let route, route.refusal == nil, let index = route.interfaceIndex else {
             // No way out. A default route whose link is down explains it better than "no route".

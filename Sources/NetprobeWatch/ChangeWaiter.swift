@@ -31,9 +31,10 @@ public final class ChangeWaiter {
         case pathChanged
         /// /etc/resolv.conf changed (and nothing in the kernel's tables with it).
         case resolverChanged
-        /// The wall clock was set, or the machine resumed from suspend: the caller tells which
-        /// by comparing CLOCK_BOOTTIME with CLOCK_MONOTONIC (`ClockReading`).
-        case clockChanged
+        /// CLOCK_REALTIME jumped: the wall clock was set, or the machine resumed from suspend.
+        /// The kernel does not say which; the caller tells them apart by comparing
+        /// CLOCK_BOOTTIME with CLOCK_MONOTONIC (`ClockReading.slept(since:)`).
+        case clockJumped
         /// The timer given to `next(until:)` is due.
         case timer
         /// One of the signals the waiter was told to wake for is pending in the inbox.
@@ -124,7 +125,7 @@ public final class ChangeWaiter {
             }
             if let clockChanges, entries[entries.count - (resolvConf == nil ? 1 : 2)].revents != 0 {
                 clockChanges.consume()
-                return .clockChanged
+                return .clockJumped
             }
             let kernel = entries[0].revents != 0
             if kernel { consumeEvents() }

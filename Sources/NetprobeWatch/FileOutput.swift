@@ -11,8 +11,8 @@ import NetprobeCheck
 public enum FileOutput {
     /// Writes all of `text`, retrying after signals; false when the descriptor can take no more.
     /// The loop is over swift-system's `write(_:)` on one contiguous buffer: its generic
-    /// `writeAll(_:)` instantiates its result type by name at run time, which alone cost an
-    /// offline check 0.18M instructions.
+    /// `writeAll(_:)` instantiates its result type by name at run time, a cost every offline
+    /// check would pay.
     @discardableResult
     public static func write(_ text: String, to fd: Int32) -> Bool {
         var text = text

@@ -57,7 +57,7 @@ public struct WaitLoop {
             let timer = min(clock.now + backoff.next(), deadline)
             let options = options
             switch try changes.next(until: timer, decisive: { checker.gateMoved(options) }) {
-            case .pathChanged, .resolverChanged, .clockChanged: backoff.reset()
+            case .pathChanged, .resolverChanged, .clockJumped: backoff.reset()
             case .timer, .signal, .outputClosed: break
             }
             if clock.now >= deadline { return current }

@@ -59,56 +59,13 @@ public protocol WatchClock {
 public struct SystemWatchClock: WatchClock {
     public init() {}
 
+    /// On Linux the standard library's ContinuousClock is CLOCK_BOOTTIME and SuspendingClock is
+    /// CLOCK_MONOTONIC. Readings count from this process's first one: only differences matter.
+    private static let origin = (boottime: ContinuousClock.now, monotonic: SuspendingClock.now)
+
     public func now() -> ClockReading {
-        ClockReading(monotonic: Self.read(CLOCK_MONOTONIC), boottime: Self.read(CLOCK_BOOTTIME))
+        ClockReading(monotonic: Self.origin.monotonic.duration(to: .now), boottime: Self.origin.boottime.duration(to: .now))
     }
 
     public func wallNow() -> Date { Date() }
-
-    private static func read(_ id: clockid_t) -> Duration {
-        var spec = timespec()
-        clock_gettime(id, &spec)  // cannot fail for these two clocks on Linux
-        return .seconds(spec.tv_sec) + .nanoseconds(spec.tv_nsec)
-    }
-}
-
-/// Spreads the re-check delays (interval and back-off) by up to ±`fraction`, so machines that lost
-/// the network together do not all probe again at the same instant. Tests turn it off, or seed it.
-public struct Jitter {
-    public static let standardFraction = 0.1
-    public let fraction: Double
-    private var generator: any RandomNumberGenerator
-
-    public init(fraction: Double = Jitter.standardFraction, generator: any RandomNumberGenerator = SystemRandomNumberGenerator()) {
-        self.fraction = fraction
-        self.generator = generator
-    }
-
-    public static var off: Jitter { Jitter(fraction: 0) }
-
-    public mutating func spread(_ delay: Duration) -> Duration {
-        guard fraction > 0 else { return delay }
-        let factor = 1 + Double.random(in: -fraction...fraction, using: &generator)
-        return .nanoseconds(Int64((Double(delay.inNanoseconds) * factor).rounded()))
-    }
-}
-
-/// A small seedable generator (SplitMix64): the same seed gives the same delays.
-public struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-extension Duration {
-    var inNanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-    }
 }

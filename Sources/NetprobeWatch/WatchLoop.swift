@@ -162,7 +162,7 @@ public final class WatchLoop {
             case .pathChanged: return .check(.link)
             case .resolverChanged: return .check(.resolv)
             case .timer: return .check(due.trigger)
-            case .clockChanged: continue  // the wall clock was set: timers run on the boot-time clock, nothing is due
+            case .clockJumped: continue  // the wall clock was set: timers run on the boot-time clock, nothing is due
             case .outputClosed: return .stop
             case .signal:
                 switch handler.signalArrived() {

@@ -54,13 +54,6 @@ public struct WatchRecord: Sendable {
                            allPaths: allPaths)
     }
 
-    /// A path is (interface, family). Without --all-paths the one path's changes are the overall
-    /// ones, already told.
-    public struct PathKey: Hashable, Sendable {
-        public var interface: String?
-        public var family: AddressFamily?
-    }
-
     /// The session warning: `report` is the check that re-asked the API just before the end.
     public static func expiring(_ report: Report, reported: Report, allPaths: Bool) -> WatchRecord {
         WatchRecord(event: .expiring, report: report, previous: reported, changed: [], allPaths: allPaths, trigger: .expiry)

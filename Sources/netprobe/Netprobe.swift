@@ -31,7 +31,7 @@ enum Entry {
             finish(0)
         } catch let code as ExitCode {
             // A verdict's status (or a failure already printed): nothing to render, so the
-            // parser's message machinery (about 1M instructions) is never built.
+            // parser's message machinery, a large part of an offline check, is never built.
             finish(code.rawValue)
         } catch {
             finish(Self.report(error))
@@ -40,7 +40,7 @@ enum Entry {
 
     /// Ends the process with `_exit`, once the answer is out: every write is a write(2),
     /// nothing waits in a buffer. What `exit` would add is libraries tidying memory the kernel
-    /// frees anyway (OpenSSL's atexit cleanup alone: 0.5M instructions), while libcurl's
+    /// frees anyway (OpenSSL's atexit cleanup above all), while libcurl's
     /// resolver threads of abandoned probes may still be running.
     static func finish(_ status: Int32) -> Never {
         _exit(status)

@@ -20,7 +20,7 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     /// run time at every start.
     static var allValueStrings: [String] { allCases.map { $0.rawValue } }
     /// The parser's default compares each case's two descriptions through string interpolation,
-    /// about 0.5M instructions at every start, to find what is spelled out here: none differ.
+    /// at every start, to find what is spelled out here: none differ.
     static var allValueDescriptions: [String: String] { [:] }
 }
 

@@ -33,10 +33,10 @@ enum Kit {
     static let dns = DNSConfiguration(servers: ["198.51.100.1"], localStub: false, source: "test")
 
     /// The kernel's answer to `ip route get` for the family: through `interface`, or nowhere.
-    static func kernel(_ family: AddressFamily, _ interface: String?, index: Int? = nil, table: Int = 254) -> KernelRoute {
-        let destination = KernelRoute.representativeDestination(family)
-        guard let interface else { return KernelRoute(family: family, destination: destination, refusal: .noRoute) }
-        return KernelRoute(family: family, destination: destination, interface: interface, interfaceIndex: index, table: table)
+    static func kernel(_ family: AddressFamily, _ interface: String?, index: Int? = nil, table: Int = 254) -> RouteAnswer {
+        let destination = RouteAnswer.representativeDestination(family)
+        guard let interface else { return RouteAnswer(family: family, destination: destination, refusal: .noRoute) }
+        return RouteAnswer(family: family, destination: destination, interface: interface, interfaceIndex: index, table: table)
     }
 
     /// eth0 with IPv4 and IPv6 and a default route of each.

@@ -90,8 +90,8 @@ import Testing
     @Test func noWayOutIsOfflineAtOnceAndAllPathsAgree() throws {
         // A blackhole (or unreachable, prohibit) in front of main's default route.
         var snapshot = Kit.dualStack
-        snapshot.kernelRoutes = [KernelRoute(family: .ipv4, destination: "8.8.8.8", refusal: .blackhole),
-                                 KernelRoute(family: .ipv6, destination: "2001:4860:4860::8888", refusal: .unreachable)]
+        snapshot.kernelRoutes = [RouteAnswer(family: .ipv4, destination: "8.8.8.8", refusal: .blackhole),
+                                 RouteAnswer(family: .ipv6, destination: "2001:4860:4860::8888", refusal: .unreachable)]
         let runner = ScriptedRunner { _, _ in Kit.ok(5) }
         let plain = try Kit.checker(snapshot, runner).run(Kit.options())
         #expect(plain.verdict == .offline && plain.reason == .noDefaultRoute && runner.rounds == 0)

@@ -156,13 +156,13 @@ final class RecordingHandler: WatchHandler {
         let paths = ScriptedPaths(Kit.dualStack)
         let events = ScriptedWatchEvents([
             // The wall clock is set: nothing to check, the wait goes on.
-            { _ in .clockChanged },
+            { _ in .clockJumped },
             // Suspended for an hour; the network is another one after it.
             { _ in
                 clock.advance(.seconds(5))
                 clock.suspend(for: .seconds(3600))
                 paths.current = Kit.noRoute
-                return .clockChanged
+                return .clockJumped
             },
         ])
         let (loop, handler) = Self.loop(paths, ScriptedRunner { _, _ in Kit.ok(2) }, events, clock, hold: .zero)

@@ -57,7 +57,7 @@ enum PortalFixtures {
         interfaces: [NetworkInterface(name: "eth0", index: 2, type: .ethernet, up: true, carrier: true, operstate: "up", mtu: 1500,
                                       addresses: [InterfaceAddress(family: .ipv4, address: "198.51.100.2", prefixLength: 24, scope: .global)])],
         defaultRoutes: [DefaultRoute(family: .ipv4, gateway: "198.51.100.1", interface: "eth0", interfaceIndex: 2, metric: 100, table: 254)],
-        kernelRoutes: [KernelRoute(family: .ipv4, destination: "8.8.8.8", interface: "eth0", interfaceIndex: 2, table: 254)],
+        kernelRoutes: [RouteAnswer(family: .ipv4, destination: "8.8.8.8", interface: "eth0", interfaceIndex: 2, table: 254)],
         dns: DNSConfiguration(servers: ["198.51.100.1"], localStub: false, source: "/etc/resolv.conf"))
 
     /// A whole report, as the Checker builds it.

@@ -37,7 +37,7 @@ struct GateCase: Sendable, CustomTestStringConvertible {
     var routes: [DefaultRoute]
     /// The kernel's answer to `ip route get`; nil: what a kernel without policy rules answers
     /// for `routes` (`plainKernel`).
-    var kernel: [KernelRoute]? = nil
+    var kernel: [RouteAnswer]? = nil
     var families: Set<AddressFamily> = [.ipv4, .ipv6]
     var wanted: [String] = []
     var expected: GateResult
@@ -48,25 +48,25 @@ struct GateCase: Sendable, CustomTestStringConvertible {
 /// default route of the family whose link is administratively up (the kernel drops routes of
 /// a downed device; a route without carrier is still chosen). Test data only: netprobe asks
 /// the kernel itself.
-private func plainKernel(_ routes: [DefaultRoute], _ links: [NetworkInterface]) -> [KernelRoute] {
+private func plainKernel(_ routes: [DefaultRoute], _ links: [NetworkInterface]) -> [RouteAnswer] {
     AddressFamily.allCases.map { family in
         let alive = routes.filter { route in
             route.family == family && links.contains { $0.up && (route.interfaceIndex == nil || $0.index == route.interfaceIndex) }
         }
         guard let route = alive.min(by: { $0.metric < $1.metric }) else {
-            return KernelRoute(family: family, destination: KernelRoute.representativeDestination(family), refusal: .noRoute)
+            return RouteAnswer(family: family, destination: RouteAnswer.representativeDestination(family), refusal: .noRoute)
         }
         return kernelRoute(family, route.interface, route.interfaceIndex)
     }
 }
 
-private func kernelRoute(_ family: AddressFamily, _ name: String?, _ index: Int?, table: Int = 254) -> KernelRoute {
-    KernelRoute(family: family, destination: KernelRoute.representativeDestination(family), interface: name,
+private func kernelRoute(_ family: AddressFamily, _ name: String?, _ index: Int?, table: Int = 254) -> RouteAnswer {
+    RouteAnswer(family: family, destination: RouteAnswer.representativeDestination(family), interface: name,
                 interfaceIndex: index, table: table)
 }
 
-private func refused(_ family: AddressFamily, _ refusal: RouteRefusal) -> KernelRoute {
-    KernelRoute(family: family, destination: KernelRoute.representativeDestination(family), refusal: refusal)
+private func refused(_ family: AddressFamily, _ refusal: RouteRefusal) -> RouteAnswer {
+    RouteAnswer(family: family, destination: RouteAnswer.representativeDestination(family), refusal: refusal)
 }
 
 private let tun = NetworkInterface(name: "vpn0", index: 9, type: .tunnel, up: true, carrier: true, operstate: "unknown", mtu: 1420,

@@ -33,9 +33,9 @@ import Testing
             DefaultRoute(family: .ipv4, gateway: hostile, interface: hostile, interfaceIndex: 7, metric: 4_294_967_295, table: 254),
         ],
         kernelRoutes: [
-            KernelRoute(family: .ipv4, destination: "8.8.8.8", interface: hostile, interfaceIndex: 7, gateway: hostile,
+            RouteAnswer(family: .ipv4, destination: "8.8.8.8", interface: hostile, interfaceIndex: 7, gateway: hostile,
                         source: hostile, table: 51820),
-            KernelRoute(family: .ipv6, destination: hostile, refusal: .blackhole),
+            RouteAnswer(family: .ipv6, destination: hostile, refusal: .blackhole),
         ],
         nat64: NAT64Prefix(prefix: "64:ff9b::/96", resolver: hostile),
         dns: DNSConfiguration(servers: [hostile, "::1"], searchDomains: [hostile, "lab.test"], localStub: true, source: hostile))

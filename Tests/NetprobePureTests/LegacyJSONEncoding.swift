@@ -101,11 +101,11 @@ struct LegacyRouteDocument: Encodable {
 }
 
 struct LegacyKernelRouteDocument: Encodable {
-    var route: KernelRoute
-    init(_ route: KernelRoute) { self.route = route }
+    var route: RouteAnswer
+    init(_ route: RouteAnswer) { self.route = route }
 
     func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: KernelRoute.CodingKeys.self)
+        var container = encoder.container(keyedBy: RouteAnswer.CodingKeys.self)
         try container.encode(route.family, forKey: .family)
         try container.encode(route.destination, forKey: .destination)
         try container.encode(route.interface, forKey: .interface)

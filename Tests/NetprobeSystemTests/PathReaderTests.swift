@@ -85,9 +85,9 @@ struct PathReaderTests {
         // kernel reports the two merged tables as main), and IPv6's unreachable route at metric
         // 10 comes before d0's default at 300, so IPv6 traffic goes nowhere.
         #expect(snapshot.kernelRoutes == [
-            KernelRoute(family: .ipv4, destination: "8.8.8.8", interface: "d0", interfaceIndex: d0.index, gateway: "198.51.100.3",
+            RouteAnswer(family: .ipv4, destination: "8.8.8.8", interface: "d0", interfaceIndex: d0.index, gateway: "198.51.100.3",
                         source: "198.51.100.10", table: 254),
-            KernelRoute(family: .ipv6, destination: "2001:4860:4860::8888", refusal: .unreachable),
+            RouteAnswer(family: .ipv6, destination: "2001:4860:4860::8888", refusal: .unreachable),
         ])
     }
 
@@ -112,10 +112,10 @@ struct PathReaderTests {
         }
         let wg0 = try #require(tunnel.interfaces.first { $0.name == "wg0" })
         let d0 = try #require(tunnel.interfaces.first { $0.name == "d0" })
-        #expect(tunnel.kernelRoute(.ipv4) == KernelRoute(family: .ipv4, destination: "8.8.8.8", interface: "wg0",
+        #expect(tunnel.kernelRoute(.ipv4) == RouteAnswer(family: .ipv4, destination: "8.8.8.8", interface: "wg0",
                                                          interfaceIndex: wg0.index, source: "203.0.113.2", table: 51820))
         #expect(tunnel.kernelRoute(.ipv6)?.refusal == .noRoute)
-        #expect(plain.kernelRoute(.ipv4) == KernelRoute(family: .ipv4, destination: "8.8.8.8", interface: "d0", interfaceIndex: d0.index,
+        #expect(plain.kernelRoute(.ipv4) == RouteAnswer(family: .ipv4, destination: "8.8.8.8", interface: "d0", interfaceIndex: d0.index,
                                                         gateway: "198.51.100.1", source: "198.51.100.10", table: 254))
     }
 

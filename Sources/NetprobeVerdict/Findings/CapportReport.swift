@@ -98,3 +98,10 @@ public enum CapportSignal: Sendable, Equatable {
         self = .settled(captive: report.answer?.captive == true)
     }
 }
+
+extension CapportReport {
+    /// An http:// (not https) URL: announced or given, it is reported and never asked.
+    public static func isPlainHTTP(_ uri: String) -> Bool {
+        uri.lowercased().hasPrefix("http://") && URLRules.httpHost(uri) != nil
+    }
+}

@@ -105,7 +105,7 @@ public struct DefaultRoute: Codable, Sendable, Equatable {
 /// policy rule, table, metric and `suppress_prefixlength` is applied by the kernel itself
 /// (wg-quick's `not fwmark` table, Tailscale's table 52, source routing). This answer, not a
 /// ranking of default routes by metric, says which path is the machine's own.
-public struct KernelRoute: Codable, Sendable, Equatable {
+public struct RouteAnswer: Codable, Sendable, Equatable {
     public var family: AddressFamily
     /// The address asked about (nothing is sent to it).
     public var destination: String
@@ -190,13 +190,13 @@ public struct PathSnapshot: Codable, Sendable, Equatable {
     /// `--all-paths`. Which of them the machine's traffic takes is `kernelRoutes`' answer.
     public var defaultRoutes: [DefaultRoute]
     /// The kernel's route for ordinary traffic, one per family asked (IPv4 first).
-    public var kernelRoutes: [KernelRoute]
+    public var kernelRoutes: [RouteAnswer]
     public var dns: DNSConfiguration
     /// The NAT64 prefix of an IPv6-only path (RFC 7050, `NAT64Discovery`); nil elsewhere or
     /// when the resolver shows none. Not the kernel's: asked of the resolver after the read.
     public var nat64: NAT64Prefix?
 
-    public init(interfaces: [NetworkInterface], defaultRoutes: [DefaultRoute], kernelRoutes: [KernelRoute] = [],
+    public init(interfaces: [NetworkInterface], defaultRoutes: [DefaultRoute], kernelRoutes: [RouteAnswer] = [],
                 nat64: NAT64Prefix? = nil, dns: DNSConfiguration) {
         self.interfaces = interfaces
         self.defaultRoutes = defaultRoutes
@@ -206,7 +206,7 @@ public struct PathSnapshot: Codable, Sendable, Equatable {
     }
 
     /// The kernel's answer for this family, when it was asked.
-    public func kernelRoute(_ family: AddressFamily) -> KernelRoute? {
+    public func kernelRoute(_ family: AddressFamily) -> RouteAnswer? {
         kernelRoutes.first { $0.family == family }
     }
 

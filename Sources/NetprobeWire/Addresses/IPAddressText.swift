@@ -1,7 +1,7 @@
 /// The one parser of textual IP addresses: libcurl's reports, URL hosts, NO_PROXY entries,
 /// resolv.conf's name servers. Pure Swift, so the fuzz targets and every module share it.
-/// It reads UTF-8 bytes: Character-by-Character parsing cost every probe result about 17k
-/// instructions per address, in each of the verdict's re-evaluations.
+/// It reads UTF-8 bytes: Character-by-Character parsing cost every probe result dearly, in
+/// each of the verdict's re-evaluations.
 ///
 /// Where the text comes from decides two rules, each a parameter: whether and how an IPv6
 /// zone may follow the address, and whether an IPv4 octet may start with a zero.

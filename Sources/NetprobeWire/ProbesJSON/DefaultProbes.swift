@@ -1,6 +1,6 @@
 /// The built-in probe set, the repository's `probes.json` constructed directly, so the binary
-/// alone works and a check does not parse JSON it carries itself (that cost an offline check
-/// about 0.8M instructions). DefaultProbesTests fails when the two differ.
+/// alone works and a check does not parse JSON it carries itself. DefaultProbesTests fails
+/// when the two differ.
 public enum DefaultProbes {
     public static func config() -> ProbeConfig {
         ProbeConfig(version: 1, timeout: 10, probeTimeout: 6, quorum: 2, maxBodyBytes: 65536, probes: [

@@ -8,7 +8,7 @@ public enum BodyRule: Sendable, Equatable {
     /// Compared as UTF-8 bytes, as NetworkManager compares its check's answer: no Unicode
     /// normalisation, and the body need not be valid UTF-8. (Comparing as `String`s decoded
     /// up to 64 KiB of body first, and `contains` went through the standard library's generic
-    /// string search, 0.27M instructions for one probe's "Success".)
+    /// string search, costly even for one probe's "Success".)
     public func matches(_ body: [UInt8]) -> Bool {
         switch self {
         case .exact(let text): return body.elementsEqual(text.utf8)
