@@ -1,7 +1,7 @@
 import NetprobeWire
 /// Why a verdict is what it is: the stable kebab-case codes of the JSON `reason` key,
 /// the Prometheus `reason` label and the man page. Code compares these cases, never strings.
-public enum Reason: String, CaseIterable, Sendable, Codable {
+public enum Reason: String, CaseIterable, Sendable {
     case probesValidated = "probes-validated"
     case httpRedirect = "http-redirect"
     case http511 = "http-511"

@@ -1,6 +1,6 @@
 import NetprobeWire
 /// The three answers netprobe gives, ordered: the better way out wins when paths disagree.
-public enum Verdict: String, Codable, Sendable, Comparable {
+public enum Verdict: String, Sendable, Comparable {
     case online, portal, offline
 
     /// online > portal > offline: the better way out wins when paths disagree.

@@ -38,11 +38,6 @@ public struct ClockReading: Sendable, Equatable {
     public var monotonic: Duration
     public var boottime: Duration
 
-    public init(monotonic: Duration, boottime: Duration) {
-        self.monotonic = monotonic
-        self.boottime = boottime
-    }
-
     /// How long the machine was asleep between `earlier` and this reading.
     public func slept(since earlier: ClockReading) -> Duration {
         (boottime - earlier.boottime) - (monotonic - earlier.monotonic)

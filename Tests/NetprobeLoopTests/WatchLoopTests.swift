@@ -10,7 +10,7 @@ import NetprobeReport
 import NetprobeSystem
 import NetprobeNetwork
 import NetprobeCheck
-import NetprobeWatch
+@testable import NetprobeWatch
 import Testing
 
 /// Both boot clocks, moved by the test: `advance` is time awake, `sleep` a suspend

@@ -1,5 +1,5 @@
 import Foundation
-import NetprobeWire
+@testable import NetprobeWire
 import NetprobeVerdict
 import NetprobeOutput
 import NetprobeReport

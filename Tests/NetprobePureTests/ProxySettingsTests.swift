@@ -1,4 +1,4 @@
-import NetprobeWire
+@testable import NetprobeWire
 import NetprobeVerdict
 import NetprobeOutput
 import NetprobeReport

@@ -1,10 +1,10 @@
 import NetprobeWire
 /// Judgement of one probe: did it prove the Internet, show a portal, or fail?
-public enum ProbeOutcome: String, Codable, Sendable, CaseIterable {
+public enum ProbeOutcome: String, Sendable, CaseIterable {
     case success, portal, failure, skipped
 }
 
-public enum ErrorClass: String, Codable, Sendable {
+public enum ErrorClass: String, Sendable {
     case dns, refused, unreachable, timeout, tls, reset
     case proto = "protocol"
     case http4xx = "http-4xx"
@@ -21,7 +21,7 @@ public enum ErrorClass: String, Codable, Sendable {
 }
 
 /// Why a probe has outcome `skipped`.
-public enum SkipReason: String, Codable, Sendable {
+public enum SkipReason: String, Sendable {
     /// The path gate decided `offline` before anything was sent.
     case gate
     /// The verdict could no longer change; the transfer was not needed.

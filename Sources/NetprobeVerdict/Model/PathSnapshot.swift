@@ -2,15 +2,15 @@ import NetprobeWire
 
 /// The kernel's view of the network at one instant: what `netprobe path` prints
 /// and what the gate reads. Plain values, no C: NetprobeSystem fills it in.
-public enum InterfaceType: String, Codable, Sendable {
+public enum InterfaceType: String, Sendable {
     case ethernet, wifi, cellular, loopback, virtual, tunnel, other
 }
 
-public enum AddressScope: String, Codable, Sendable {
+public enum AddressScope: String, Sendable {
     case global, site, link, host
 }
 
-public struct InterfaceAddress: Codable, Sendable, Equatable {
+public struct InterfaceAddress: Sendable, Equatable {
     public var family: AddressFamily
     public var address: String
     public var prefixLength: Int
@@ -22,14 +22,9 @@ public struct InterfaceAddress: Codable, Sendable, Equatable {
         self.prefixLength = prefixLength
         self.scope = scope
     }
-
-    enum CodingKeys: String, CodingKey {
-        case family, address, scope
-        case prefixLength = "prefix_length"
-    }
 }
 
-public struct NetworkInterface: Codable, Sendable, Equatable {
+public struct NetworkInterface: Sendable, Equatable {
     public var name: String
     public var index: Int
     public var type: InterfaceType
@@ -67,14 +62,9 @@ public struct NetworkInterface: Codable, Sendable, Equatable {
 
     /// Up with carrier: able to carry traffic now.
     public var usable: Bool { up && carrier && operstate != "down" && operstate != "lowerlayerdown" }
-
-    enum CodingKeys: String, CodingKey {
-        case name, index, type, kind, up, carrier, operstate, mtu, expensive, addresses
-        case hardwareAddress = "hardware_address"
-    }
 }
 
-public struct DefaultRoute: Codable, Sendable, Equatable {
+public struct DefaultRoute: Sendable, Equatable {
     /// RT_TABLE_MAIN: the table plain routing uses.
     public static let mainTable = 254
 
@@ -93,11 +83,6 @@ public struct DefaultRoute: Codable, Sendable, Equatable {
         self.metric = metric
         self.table = table
     }
-
-    enum CodingKeys: String, CodingKey {
-        case family, gateway, interface, metric, table
-        case interfaceIndex = "interface_index"
-    }
 }
 
 /// The kernel's answer to "which way does the machine's ordinary traffic to this destination
@@ -105,7 +90,7 @@ public struct DefaultRoute: Codable, Sendable, Equatable {
 /// policy rule, table, metric and `suppress_prefixlength` is applied by the kernel itself
 /// (wg-quick's `not fwmark` table, Tailscale's table 52, source routing). This answer, not a
 /// ranking of default routes by metric, says which path is the machine's own.
-public struct RouteAnswer: Codable, Sendable, Equatable {
+public struct RouteAnswer: Sendable, Equatable {
     public var family: AddressFamily
     /// The address asked about (nothing is sent to it).
     public var destination: String
@@ -141,15 +126,10 @@ public struct RouteAnswer: Codable, Sendable, Equatable {
         case .ipv6: "2001:4860:4860::8888"
         }
     }
-
-    enum CodingKeys: String, CodingKey {
-        case family, destination, interface, gateway, source, table, refusal
-        case interfaceIndex = "interface_index"
-    }
 }
 
 /// Why the kernel routes a destination nowhere (the error `ip route get` prints).
-public enum RouteRefusal: String, Codable, Sendable, Equatable {
+public enum RouteRefusal: String, Sendable, Equatable {
     /// No route at all (ENETUNREACH).
     case noRoute = "no-route"
     /// An `unreachable` route (EHOSTUNREACH).
@@ -162,7 +142,7 @@ public enum RouteRefusal: String, Codable, Sendable, Equatable {
     case other
 }
 
-public struct DNSConfiguration: Codable, Sendable, Equatable {
+public struct DNSConfiguration: Sendable, Equatable {
     public var servers: [String]
     public var searchDomains: [String]
     /// A local stub resolver (127.0.0.53, ::1, ...) stands between us and the real servers.
@@ -175,15 +155,9 @@ public struct DNSConfiguration: Codable, Sendable, Equatable {
         self.localStub = localStub
         self.source = source
     }
-
-    enum CodingKeys: String, CodingKey {
-        case servers, source
-        case searchDomains = "search_domains"
-        case localStub = "local_stub"
-    }
 }
 
-public struct PathSnapshot: Codable, Sendable, Equatable {
+public struct PathSnapshot: Sendable, Equatable {
     public var interfaces: [NetworkInterface]
     /// Unicast default routes only (blackhole/unreachable/prohibit routes lead nowhere).
     /// Every unicast default route, in every table but local: the candidate paths of
@@ -208,12 +182,5 @@ public struct PathSnapshot: Codable, Sendable, Equatable {
     /// The kernel's answer for this family, when it was asked.
     public func kernelRoute(_ family: AddressFamily) -> RouteAnswer? {
         kernelRoutes.first { $0.family == family }
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case interfaces, dns
-        case defaultRoutes = "default_routes"
-        case kernelRoutes = "kernel_routes"
-        case nat64
     }
 }

@@ -3,7 +3,7 @@ import NetprobeWire
 /// fills it in; `Classifier` turns it into evidence.
 
 /// Why a transfer produced no usable HTTP answer.
-public enum TransportErrorKind: String, Codable, Sendable {
+public enum TransportErrorKind: String, Sendable {
     case dns            // the name did not resolve
     case refused        // connection refused (RST to SYN)
     case unreachable    // no route / host or network unreachable
@@ -16,7 +16,7 @@ public enum TransportErrorKind: String, Codable, Sendable {
     case other
 }
 
-public struct TransportError: Codable, Sendable, Equatable {
+public struct TransportError: Sendable, Equatable {
     public var kind: TransportErrorKind
     /// libcurl's CURLcode, for people debugging.
     public var code: Int
@@ -35,7 +35,7 @@ public struct TransportError: Codable, Sendable, Equatable {
 }
 
 /// Phase timings in milliseconds since the transfer started, as libcurl measures them.
-public struct ProbeTimings: Codable, Sendable, Equatable {
+public struct ProbeTimings: Sendable, Equatable {
     public var dnsMs: Double?
     public var connectMs: Double?
     public var tlsMs: Double?
@@ -48,14 +48,6 @@ public struct ProbeTimings: Codable, Sendable, Equatable {
         self.tlsMs = tlsMs
         self.firstByteMs = firstByteMs
         self.totalMs = totalMs
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case dnsMs = "dns_ms"
-        case connectMs = "connect_ms"
-        case tlsMs = "tls_ms"
-        case firstByteMs = "first_byte_ms"
-        case totalMs = "total_ms"
     }
 }
 

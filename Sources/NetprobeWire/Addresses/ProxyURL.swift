@@ -162,11 +162,5 @@ public struct ProxyURLError: Error, Sendable, Equatable, CustomStringConvertible
     public var value: String
     public var problem: String
 
-    public init(source: String, value: String, problem: String) {
-        self.source = source
-        self.value = value
-        self.problem = problem
-    }
-
     public var description: String { "\(source): invalid proxy URL '\(value)': \(problem)" }
 }

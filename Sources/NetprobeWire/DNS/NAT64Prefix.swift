@@ -2,7 +2,7 @@
 /// synthesizes for `ipv4only.arpa` (whose only real records are the A records 192.0.0.170 and
 /// 192.0.0.171) carry the well-known IPv4 address at one of RFC 6052's positions, which gives
 /// the prefix and its length. No NAT64 (or no DNS64): no AAAA, or none that embeds them.
-public struct NAT64Prefix: Codable, Sendable, Equatable {
+public struct NAT64Prefix: Sendable, Equatable {
     /// "64:ff9b::/96"
     public var prefix: String
     /// Where it was learned: the resolver asked.

@@ -1,6 +1,6 @@
 /// A JSON value to write: what the report documents build. JSONEncoder cost every check a
 /// sixth of an offline run to write one report; this a fraction of that. It writes the same bytes as JSONEncoder with
-/// `[.sortedKeys, .withoutEscapingSlashes]` (and `.prettyPrinted`): JSONWriterIdentityTests holds it to that.
+/// `[.sortedKeys, .withoutEscapingSlashes]` (and `.prettyPrinted`): JSONOutputTests holds it to that.
 public indirect enum JSONOut {
     case null
     case bool(Bool)

@@ -50,10 +50,6 @@ public struct HeaderRule: Sendable, Equatable {
     public var name: String
     public var value: String
 
-    public init(name: String, value: String) {
-        self.name = name
-        self.value = value
-    }
 }
 
 public struct Expectation: Sendable, Equatable {
