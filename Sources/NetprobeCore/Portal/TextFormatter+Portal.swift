@@ -57,7 +57,7 @@ extension TextFormatter {
         if let partial = report.partial {
             if partial {
                 lines.append("  partial: HTTP works but HTTPS failed"
-                             + (report.partialError.map { " (\(TerminalText.escape($0, limit: 200)))" } ?? ""))
+                             + (report.partialError.map { " (\(TerminalText.escape($0, limit: 400)))" } ?? ""))
             } else {
                 lines.append("  https: validated")
             }
