@@ -10,7 +10,11 @@ extension TextFormatter {
     static func portalLines(_ report: Report, palette: Palette) -> [String] {
         var lines: [String] = []
         if let portal = report.portal {
-            if let url = portal.url {
+            if let url = portal.url, portal.source == "probe" {
+                // The network named no login page; the probe's own page is where its portal shows.
+                lines.append("  log in at: \(palette.bold(TerminalText.escape(url)))"
+                             + "  (from probe: the network named no login page; the portal answers this one)")
+            } else if let url = portal.url {
                 lines.append("  log in at: \(palette.bold(TerminalText.escape(url)))" + (portal.source.map { "  (from \($0))" } ?? ""))
             } else {
                 lines.append("  log in at: unknown (open any http:// page in a browser)")
