@@ -1,4 +1,4 @@
-// The libnl-3 surface NetprobeLink uses. Only NetprobeLink imports this module;
+// The libnl-3 surface NetprobeSystem uses. Only NetprobeSystem imports this module;
 // everything above it sees plain Swift values.
 //
 // Everything NetprobeSystem calls is a plain (non-variadic) function, so no

@@ -32,6 +32,10 @@ struct Round {
         var running: Set<String> = []
         var settledAt: ContinuousClock.Instant?
         var httpsGraceGiven = false
+        /// The error silent plain-HTTP probes end with when their grace runs out (`HTTPGrace`).
+        var httpGraceExpiry: TransportError?
+        /// A probe has ended with it: the rest of the silent ones are ending with it too, now.
+        var httpGraceOver = false
         var apiGraceGiven = false
         var canaryGraceGiven = false
     }
@@ -98,6 +102,9 @@ struct Round {
         paths[index].settledAt = now
         switch role {
         case .probe(let spec):
+            if let expiry = paths[index].httpGraceExpiry, observation.transportError == expiry {
+                paths[index].httpGraceOver = true
+            }
             observation.resolver = Self.resolver(of: observation, plan: paths[index].plan)
             paths[index].findings.settled.append(Classifier.classify(observation, for: spec))
             paths[index].findings.pending.removeAll { $0.name == spec.name }
@@ -119,24 +126,39 @@ struct Round {
     }
 
     /// What the path's conclusion lets go of: everything once final (HTTPS after its grace);
-    /// everything after the API's grace when only the API keeps the path waiting; the probes
-    /// at once and the canary after its grace when only the canary could still change the reason.
+    /// plain HTTP after its grace when an HTTPS quorum made the path online and only a portal on
+    /// plain HTTP could still overturn it; everything after the API's grace when only the API
+    /// keeps the path waiting; the probes at once and the canary after its grace when only the
+    /// canary could still change the reason.
     private static func schedule(_ state: inout PathState, index: Int, now: ContinuousClock.Instant,
                                  started: ContinuousClock.Instant, runner: some TransferRunner) {
         guard !state.running.isEmpty else { return }
         let conclusion = VerdictEngine.conclude(state.findings)
         if conclusion.isFinal {
+            // Plain HTTP whose grace has just run out is ending with its time-out, not as "not needed".
+            let expiring = state.httpGraceOver && conclusion.verdict == .online
+                ? Set(state.findings.pending.filter { !$0.isHTTPS }.map { "\(index)/\($0.name)" }) : []
             let https = Set(state.findings.pending.filter(\.isHTTPS).map { "\(index)/\($0.name)" })
             guard conclusion.verdict == .online, !https.isEmpty else {
-                runner.end(state.running, at: now, with: ProbeRunner.cancelledError)
+                runner.end(state.running.subtracting(expiring), at: now, with: ProbeRunner.cancelledError)
                 return
             }
             guard !state.httpsGraceGiven else { return }
             state.httpsGraceGiven = true
             let grace = HTTPSGrace.length(started: started, now: now)
             runner.end(https, at: now + grace, with: HTTPSGrace.expired(after: grace))
-            runner.end(state.running.subtracting(https), at: now + grace, with: ProbeRunner.cancelledError)
-        } else if conclusion.probesFinal {
+            runner.end(state.running.subtracting(https).subtracting(expiring), at: now + grace, with: ProbeRunner.cancelledError)
+        } else if !conclusion.probesFinal {
+            // Pending HTTPS never counts as possible interception (ProbeTally), so what keeps an
+            // online verdict open here is plain HTTP alone.
+            guard conclusion.verdict == .online, conclusion.httpsOperators >= conclusion.quorum,
+                  state.httpGraceExpiry == nil else { return }
+            let http = Set(state.findings.pending.filter { !$0.isHTTPS }.map { "\(index)/\($0.name)" })
+            let grace = HTTPGrace.length(started: started, now: now)
+            let expiry = HTTPGrace.expired(after: grace)
+            state.httpGraceExpiry = expiry
+            runner.end(http, at: now + grace, with: expiry)
+        } else {
             // The probes have decided; the API and the canary may keep us waiting, each for a
             // bounded grace only.
             let canary: Set<String> = ["\(index)/\(DNSCanary.requestName)"]

@@ -20,7 +20,7 @@ public enum PrometheusFormatter {
         out.gauge("netprobe_quorum_operators", "Operators that validated (success) or showed interception (portal).",
                   [([("outcome", "success")], Double(report.successOperators)), ([("outcome", "portal")], Double(report.portalOperators))])
         if let partial = report.partial {
-            out.gauge("netprobe_partial", "1 when HTTP validated but HTTPS failed.", [([], partial ? 1 : 0)])
+            out.gauge("netprobe_partial", "1 when plain HTTP validated but HTTPS to the probe operators failed.", [([], partial ? 1 : 0)])
         }
         if let portal = report.portal {
             // The host only: a login URL's query carries per-client, per-session tokens (openNDS's

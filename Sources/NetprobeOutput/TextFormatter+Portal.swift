@@ -12,7 +12,11 @@ extension TextFormatter {
     static func portalLines(_ report: Report, palette: Palette) -> [String] {
         var lines: [String] = []
         if let portal = report.portal {
-            if let url = portal.url {
+            if let url = portal.url, portal.source == "probe" {
+                // The network named no login page; the probe's own page is where its portal shows.
+                lines.append("  log in at: \(palette.bold(TerminalText.escape(url)))"
+                             + "  (from probe: the network named no login page; the portal answers this one)")
+            } else if let url = portal.url {
                 lines.append("  log in at: \(palette.bold(TerminalText.escape(url)))" + (portal.source.map { "  (from \($0))" } ?? ""))
             } else {
                 lines.append("  log in at: unknown (open any http:// page in a browser)")
@@ -59,7 +63,7 @@ extension TextFormatter {
         if let partial = report.partial {
             if partial {
                 lines.append("  partial: HTTP works but HTTPS failed"
-                             + (report.partialError.map { " (\(TerminalText.escape($0, limit: 200)))" } ?? ""))
+                             + (report.partialError.map { " (\(TerminalText.escape($0, limit: 400)))" } ?? ""))
             } else {
                 lines.append("  https: validated")
             }

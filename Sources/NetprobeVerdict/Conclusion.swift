@@ -46,12 +46,17 @@ public struct Conclusion: Sendable, Equatable {
     /// check loop waits for the canary a short bounded grace only.
     public var awaitsCanary: Bool
     public var portal: PortalInfo?
-    /// Only on an online verdict: true when an HTTPS probe failed while HTTP validated.
+    /// Only on an online verdict: true when plain HTTP validated while HTTPS to the probe
+    /// operators failed (`VerdictEngine.partial`).
     public var partial: Bool?
-    /// When `partial` is true: which HTTPS probe failed and how.
+    /// When `partial` is true: which HTTPS probes failed and how.
     public var partialError: String?
     public var successOperators: Int
     public var portalOperators: Int
+    /// Operators whose certificate-verified HTTPS probe answered correctly (counted in
+    /// `successOperators` too). At the quorum, only plain-HTTP interception could still
+    /// overturn an online verdict: the check loop gives silent plain HTTP a bounded grace.
+    public var httpsOperators: Int
     public var quorum: Int
     /// A probe name led to an interception address, or the canary resolved.
     public var dnsHijack: Bool
@@ -61,7 +66,7 @@ public struct Conclusion: Sendable, Equatable {
     public init(verdict: Verdict, reason: Reason, isFinal: Bool = true, probesFinal: Bool = true, awaitsCanary: Bool = false,
                 portal: PortalInfo? = nil,
                 partial: Bool? = nil, partialError: String? = nil, successOperators: Int = 0, portalOperators: Int = 0,
-                quorum: Int, dnsHijack: Bool = false, proxy: Bool = false) {
+                httpsOperators: Int = 0, quorum: Int, dnsHijack: Bool = false, proxy: Bool = false) {
         self.verdict = verdict
         self.reason = reason
         self.isFinal = isFinal
@@ -72,6 +77,7 @@ public struct Conclusion: Sendable, Equatable {
         self.partialError = partialError
         self.successOperators = successOperators
         self.portalOperators = portalOperators
+        self.httpsOperators = httpsOperators
         self.quorum = quorum
         self.dnsHijack = dnsHijack
         self.proxy = proxy

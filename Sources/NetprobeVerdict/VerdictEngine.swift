@@ -1,18 +1,22 @@
 import NetprobeWire
 /// The verdict engine: counts what the probes say and whether the rest could still change it.
 ///
-/// Rules (documented in netprobe(1)), with S = operators with a probe that answered correctly,
-/// P = other operators with a probe whose answer shows interception (a portal answer, or a
-/// host name that resolved to a private or reserved address), q = the quorum:
+/// Rules (documented in netprobe(1)), with S = operators with a probe that answered correctly
+/// (plain HTTP, or HTTPS with its certificate verified), P = other operators with a probe whose
+/// answer shows interception (a portal answer, or a host name that resolved to a private or
+/// reserved address), q = the quorum:
 ///   API captive       -> portal   (the Captive Portal API says captive: authoritative)
 ///   P >= q            -> portal   (independent endpoints agree traffic is intercepted,
 ///                                  even when other hosts are let through: allow-listing)
-///   S >= q            -> online   (one lying or dead endpoint cannot make or break this)
+///   S >= q            -> online   (one lying or dead endpoint cannot make or break this;
+///                                  certificate-verified HTTPS alone can make it, whatever
+///                                  plain HTTP fails with)
 ///   P >= 1            -> portal   (interception seen, the Internet not proven)
 ///   otherwise         -> offline  (with the dominant failure as the reason)
 /// The verdict is final when every possible outcome of the pending probes gives the same verdict
-/// (and the API has answered); a wrong-content portal waits for the canary's answer as well.
-/// `VerdictEngine.conclude` is the one place a path's whole answer is decided.
+/// (and the API has answered); HTTPS probes in flight count only as possible successes, never
+/// as possible interception (`ProbeTally`), and a wrong-content portal waits for the canary's
+/// answer as well. `VerdictEngine.conclude` is the one place a path's whole answer is decided.
 public enum VerdictEngine {
     /// Portal reasons, strongest first: http-511 and http-redirect (the portal speaking on a probe),
     /// capport-captive (the network's API says so), dns-hijack (a probe name led to a private or
@@ -55,23 +59,32 @@ public enum VerdictEngine {
         }
     }
 
-    /// true: an HTTPS probe failed while HTTP probes validated; false: HTTPS validated too;
-    /// nil: not known (no HTTPS probe settled, or nothing validated).
-    static func partial(_ answered: [ProbeEvidence]) -> Bool? {
-        var httpValidated = false, anyHTTPS = false, httpsFailed = false, httpsValidated = false
+    /// Whether plain HTTP works while HTTPS does not, on an online path. HTTPS "works" when
+    /// certificate-verified HTTPS answered correctly for a quorum of operators, or for every
+    /// HTTPS operator of the probe set when it has fewer than the quorum.
+    /// true: plain HTTP validated and HTTPS can no longer reach that; false: HTTPS reached it;
+    /// nil: not known (no HTTPS probe answered, HTTPS still running, or nothing validated).
+    static func partial(_ answered: [ProbeEvidence], pending: [ProbeSpec], quorum: Int) -> Bool? {
+        var httpValidated = false
+        var httpsOps: Set<String> = [], validated: Set<String> = [], running: Set<String> = []
         for index in answered.indices {
-            let outcome = answered[index].outcome
-            if answered[index].spec.isHTTPS {
-                anyHTTPS = true
-                httpsFailed = httpsFailed || outcome == .failure
-                httpsValidated = httpsValidated || outcome == .success
-            } else if outcome == .success {
+            let spec = answered[index].spec
+            if spec.isHTTPS {
+                httpsOps.insert(spec.operatorName)
+                if answered[index].outcome == .success { validated.insert(spec.operatorName) }
+            } else if answered[index].outcome == .success {
                 httpValidated = true
             }
         }
-        guard httpValidated, anyHTTPS else { return nil }
-        if httpsFailed { return true }
-        return httpsValidated ? false : nil
+        guard !httpsOps.isEmpty else { return nil }
+        for spec in pending where spec.isHTTPS {
+            httpsOps.insert(spec.operatorName)
+            running.insert(spec.operatorName)
+        }
+        let needed = min(quorum, httpsOps.count)
+        if validated.count >= needed { return false }
+        guard httpValidated else { return nil }
+        return validated.count + running.subtracting(validated).count < needed ? true : nil
     }
 
     /// The one place a path's verdict is decided: gate, evidence, pending probes, API and canary
@@ -103,7 +116,7 @@ public enum VerdictEngine {
             }
         }
         // "HTTP works, HTTPS does not" describes an online path; behind a portal or offline it says nothing.
-        let partial = verdict == .online ? partial(answered) : nil
+        let partial = verdict == .online ? partial(answered, pending: findings.pending, quorum: findings.quorum) : nil
         // Only wrong-content can still become dns-hijack by the canary's answer; a stronger
         // portal reason, or another verdict, is what it is whatever the canary says.
         let awaitsCanary = findings.canaryPending && reason == .wrongContent
@@ -113,7 +126,8 @@ public enum VerdictEngine {
             awaitsCanary: awaitsCanary,
             portal: verdict == .portal ? PortalLocator.locate(findings.settled, capport: findings.capport) : nil,
             partial: partial, partialError: NetworkInsights.partialError(answered, partial: partial),
-            successOperators: tally.successOperators, portalOperators: tally.portalOperators, quorum: findings.quorum,
+            successOperators: tally.successOperators, portalOperators: tally.portalOperators,
+            httpsOperators: tally.httpsOperators, quorum: findings.quorum,
             dnsHijack: NetworkInsights.dnsHijack(answered) || canaryResolved,
             proxy: NetworkInsights.proxy(answered))
     }

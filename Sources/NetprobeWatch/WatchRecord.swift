@@ -46,12 +46,20 @@ public struct WatchRecord: Sendable {
         var changed: [String] = []
         if previous.verdict != current.verdict { changed.append("verdict") }
         if previous.reason != current.reason { changed.append("reason") }
-        if previous.portal?.url != current.portal?.url { changed.append("portal_url") }
+        if !samePortalPage(previous.portal, current.portal) { changed.append("portal_url") }
         let paths = allPaths ? pathChanges(previous, current) : []
         if !paths.isEmpty { changed.append("paths") }
         if changed.isEmpty { return nil }
         return WatchRecord(event: .change, report: current, previous: previous, changed: changed, changedPaths: paths,
                            allPaths: allPaths)
+    }
+
+    /// Two portals show the same page: the same URL, or both only a probe page the portal
+    /// intercepted (the network named none either time; which intercepted probe is named
+    /// depends on which answered before the verdict was final, and is not news).
+    static func samePortalPage(_ previous: PortalInfo?, _ current: PortalInfo?) -> Bool {
+        if previous?.source == "probe" && current?.source == "probe" { return true }
+        return previous?.url == current?.url
     }
 
     /// The session warning: `report` is the check that re-asked the API just before the end.

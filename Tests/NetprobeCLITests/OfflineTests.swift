@@ -15,8 +15,8 @@ struct OfflineTests {
         #expect(report.verdict == "offline")
         #expect(report.reason == "no-default-route")
         #expect(report.isNull("portal"))
-        // The built-in set: the six probes of probes.json, none of them sent.
-        #expect(report.probes.count == 6)
+        // The built-in set: the eight probes of probes.json, none of them sent.
+        #expect(report.probes.count == 8)
         for probe in report.probes {
             #expect(probe.outcome == "skipped", "\(probe)")
             #expect(probe.skipReason == "gate", "\(probe)")

@@ -61,6 +61,56 @@ import Testing
         #expect(runner.delivered.allSatisfy { $0.at <= .milliseconds(5) })
     }
 
+    /// Port 80 dropped, HTTPS of three operators fine: once HTTPS makes the quorum, the silent
+    /// plain-HTTP probes get a bounded grace (a portal would have answered them by then) and
+    /// then count as time-outs; the check does not wait for the probe time-out.
+    @Test func silentPlainHTTPAfterAnHTTPSQuorumGetsABoundedGrace() throws {
+        let runner = ScriptedRunner { name, _ in name.hasPrefix("s") ? Kit.ok(10) : nil }
+        let report = try Kit.checker(Kit.dualStack, runner).run(Kit.options(config: Kit.httpsQuorumConfig))
+        #expect(report.verdict == .online && report.reason == .probesValidated)
+        #expect(report.partial == false)
+        for name in ["a", "b", "c", "d"] {
+            let probe = try #require(report.probes.first { $0.spec.name == name })
+            #expect(probe.outcome == .failure && probe.errorClass == .timeout)
+            #expect(probe.observation?.transportError?.message
+                .hasPrefix("no answer 100 ms after HTTPS had validated for a quorum of operators") == true)
+        }
+        #expect(runner.delivered.allSatisfy { $0.at < .seconds(1) })
+    }
+
+    /// A portal that answers plain HTTP within that grace still outranks the HTTPS quorum.
+    @Test func aPortalOnPlainHTTPWithinTheGraceOutranksTheHTTPSQuorum() throws {
+        let runner = ScriptedRunner { name, _ in
+            if name.hasPrefix("s") { return Kit.ok(10) }
+            return ScriptedRunner.Answer(at: .milliseconds(40), status: 302, headers: [("location", "http://login.example/")])
+        }
+        let report = try Kit.checker(Kit.dualStack, runner).run(Kit.options(config: Kit.httpsQuorumConfig))
+        #expect(report.verdict == .portal && report.reason == .httpRedirect)
+        #expect(report.portal?.url == "http://login.example/")
+    }
+
+    /// Plain HTTP answered with 500 by a broken box: online from HTTPS, as soon as everything landed.
+    @Test func http500EverywhereWithAnHTTPSQuorumIsOnline() throws {
+        let runner = ScriptedRunner { name, _ in
+            name.hasPrefix("s") ? Kit.ok(20) : ScriptedRunner.Answer(at: .milliseconds(5), status: 500)
+        }
+        let report = try Kit.checker(Kit.dualStack, runner).run(Kit.options(config: Kit.httpsQuorumConfig))
+        #expect(report.verdict == .online && report.partial == false)
+        #expect(report.probes.filter { !$0.spec.isHTTPS }.allSatisfy { $0.errorClass == .http5xx })
+        #expect(runner.delivered.allSatisfy { $0.at <= .milliseconds(20) })
+    }
+
+    /// A portal that names no page: the page to open is the intercepted probe's own URL.
+    @Test func aPortalWithoutAURLOffersTheProbePage() throws {
+        let runner = ScriptedRunner { name, _ in
+            name == "s" ? nil : ScriptedRunner.Answer(at: .milliseconds(5), status: 302)
+        }
+        let report = try Kit.checker(Kit.dualStack, runner).run(Kit.options())
+        #expect(report.verdict == .portal && report.reason == .httpRedirect)
+        #expect(report.portal?.source == "probe")
+        #expect(report.portal.map { ["http://a.example/check", "http://b.example/check"].contains($0.url ?? "") } == true)
+    }
+
     @Test func theAPIIsAwaitedForItsGraceOnlyAndItsAnswerIsAuthoritative() throws {
         let api = "https://capport.example/api"
         let captive = ScriptedRunner { name, _ in
@@ -176,4 +226,33 @@ import Testing
 /// The canary's request name as the runner sees it (within its path).
 enum DNSCanaryName {
     static let request = "#dns-canary"
+}
+
+/// watch reports a new portal page, not a different intercepted probe named as the page.
+@Suite struct PortalPageChangeTests {
+    /// A portal answering 302 with no Location: `first` answers first (then the verdict is final).
+    static func probePortal(first: Set<String>) throws -> Report {
+        let runner = ScriptedRunner { name, _ in
+            if name == "s" { return nil }
+            return ScriptedRunner.Answer(at: .milliseconds(first.contains(name) ? 5 : 50), status: 302)
+        }
+        return try Kit.checker(Kit.dualStack, runner).run(Kit.options())
+    }
+
+    @Test func anotherInterceptedProbeIsNoChange() throws {
+        let before = try Self.probePortal(first: ["a", "b"])
+        let after = try Self.probePortal(first: ["c", "d"])
+        #expect(before.portal?.source == "probe" && after.portal?.source == "probe")
+        #expect(before.portal?.url == "http://a.example/check" && after.portal?.url == "http://c.example/check")
+        #expect(WatchRecord.after(before, after, allPaths: false) == nil)
+    }
+
+    @Test func aURLTheNetworkGivesIsAChange() throws {
+        let before = try Self.probePortal(first: ["a", "b"])
+        let runner = ScriptedRunner { name, _ in
+            name == "s" ? nil : ScriptedRunner.Answer(at: .milliseconds(5), status: 302, headers: [("location", "http://login.example/")])
+        }
+        let after = try Kit.checker(Kit.dualStack, runner).run(Kit.options())
+        #expect(WatchRecord.after(before, after, allPaths: false)?.changed == ["portal_url"])
+    }
 }

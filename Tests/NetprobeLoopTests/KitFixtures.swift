@@ -17,6 +17,13 @@ enum Kit {
     static let config = ProbeConfig(timeout: 10, probeTimeout: 6, quorum: 2,
                                     probes: ["a", "b", "c", "d"].map { spec($0) } + [spec("s", https: true, operatorName: "a")])
 
+    /// The same four HTTP operators with certificate-verified HTTPS of three operators (a, x, y):
+    /// HTTPS alone can make the quorum.
+    static let httpsQuorumConfig = ProbeConfig(
+        timeout: 10, probeTimeout: 6, quorum: 2,
+        probes: ["a", "b", "c", "d"].map { spec($0) }
+            + [spec("sa", https: true, operatorName: "a"), spec("sx", https: true), spec("sy", https: true)])
+
     static func link(_ name: String, index: Int, v4: String? = nil, v6: String? = nil, up: Bool = true) -> NetworkInterface {
         var addresses: [InterfaceAddress] = []
         if let v4 { addresses.append(InterfaceAddress(family: .ipv4, address: v4, prefixLength: 24, scope: .global)) }
@@ -53,7 +60,8 @@ enum Kit {
                                               networkManagerDirectory: "/nonexistent")
 
     static func options(timeout: Double = 10, capportURL: String? = nil, allPaths: Bool = false,
-                        families: Set<AddressFamily> = Set(AddressFamily.allCases), interfaces: [String] = []) -> CheckOptions {
+                        families: Set<AddressFamily> = Set(AddressFamily.allCases), interfaces: [String] = [],
+                        config: ProbeConfig = config) -> CheckOptions {
         CheckOptions(config: config, families: families, interfaces: interfaces, timeout: timeout, capportURL: capportURL,
                      leases: noDiscovery, allPaths: allPaths)
     }

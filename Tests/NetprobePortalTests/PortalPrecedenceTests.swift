@@ -65,10 +65,12 @@ import Testing
         #expect(PortalLocator.locate([v6])?.url == "http://[fd00::1]/")
     }
 
-    @Test func hijackedNameWithoutHTTPAnswerHasNoURL() throws {
+    /// A hijacked HTTPS name whose address answers no HTTP: the probe's URL in its http:// form,
+    /// which resolves to the portal too and where it can show its page.
+    @Test func hijackedHTTPSNameWithoutHTTPAnswerOffersItsPlainForm() throws {
         let refused = F.answer("google-https", status: nil, address: "10.9.0.1", error: .tls)
         let info = try #require(PortalLocator.locate([refused]))
-        #expect(info.url == nil && info.source == nil)
+        #expect(info.url == "http://www.google.com/generate_204" && info.source == "probe")
         #expect(info.probe == "google-https")
     }
 
@@ -85,8 +87,11 @@ import Testing
         let info = try #require(PortalLocator.locate([F.correct("apple"), F.correct("google")],
                                                      capport: F.capport(captive: true, portal: "https://login.portal.test/")))
         #expect(info.url == "https://login.portal.test/" && info.source == "capport")
+        // The API names no page: a plain-HTTP probe that was sent, which such a portal intercepts.
         let noURL = try #require(PortalLocator.locate([F.correct("apple")], capport: F.capport(captive: true)))
-        #expect(noURL.url == nil && noURL.probe == nil)
+        #expect(noURL.url == "http://captive.apple.com/hotspot-detect.html" && noURL.source == "probe" && noURL.probe == "apple")
+        let nothingSent = try #require(PortalLocator.locate([], capport: F.capport(captive: true)))
+        #expect(nothingSent.url == nil && nothingSent.probe == nil)
     }
 
     /// Unusable links at a stronger source fall through to the next one.
@@ -112,6 +117,8 @@ import Testing
         #expect(PortalLocator.locate([Self.redirect], capport: announced)?.source == "redirect")
         #expect(PortalLocator.locate([F.correct("google")], capport: announced) == nil)
         let https = CapportReport(uri: "https://capport.portal.test/api", source: "dhclient", state: .failed, error: "timeout")
-        #expect(PortalLocator.locate([silentPortal], capport: https)?.url == nil)
+        // An https API that did not answer names nothing: the intercepted probe's own page.
+        #expect(PortalLocator.locate([silentPortal], capport: https)?.url == "http://captive.apple.com/hotspot-detect.html")
+        #expect(PortalLocator.locate([silentPortal], capport: https)?.source == "probe")
     }
 }

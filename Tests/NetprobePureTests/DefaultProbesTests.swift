@@ -28,7 +28,7 @@ import Testing
 
     @Test func loadReadsTheFileFromDisk() throws {
         let config = try ConfigParser.load(path: Self.fileURL.path)
-        #expect(config.probes.count == 6)
+        #expect(config.probes.count == 8)
     }
 
     @Test func loadOfAMissingFileNamesTheFile() {
@@ -51,8 +51,17 @@ import Testing
         #expect(config.probeTimeout == 6)
         #expect(config.quorum == 2)
         #expect(config.maxBodyBytes == 65536)
-        // google runs two probes (HTTP and HTTPS): five independent operators.
-        #expect(config.operatorCount == 5)
+        // apple and google run two probes each (HTTP and HTTPS): six independent operators.
+        #expect(config.operatorCount == 6)
+    }
+
+    /// Certificate-verified HTTPS from at least three independent operators, so that a
+    /// network that passes only HTTPS (port 80 blocked or broken) can make the quorum alone.
+    @Test func httpsAloneCanMakeTheQuorum() {
+        let config = DefaultProbes.config()
+        let httpsOperators = Set(config.probes.filter(\.isHTTPS).map(\.operatorName))
+        #expect(httpsOperators.count >= 3)
+        #expect(httpsOperators.count >= config.quorum)
     }
 
     struct Row: Sendable, CustomTestStringConvertible {
@@ -78,7 +87,15 @@ import Testing
                                 successHeader: HeaderRule(name: "X-NetworkManager-Status", value: "online"))),
         Row(name: "google-https", url: "https://www.google.com/generate_204", operatorName: "google",
             expect: NetprobeWire.Expectation(statuses: [204])),
+        Row(name: "apple-https", url: "https://captive.apple.com/hotspot-detect.html", operatorName: "apple",
+            expect: NetprobeWire.Expectation(statuses: [200], body: .contains("Success"))),
+        Row(name: "cloudflare-https", url: "https://cp.cloudflare.com/generate_204", operatorName: "cloudflare",
+            expect: NetprobeWire.Expectation(statuses: [204])),
     ]
+
+    @Test func contractCoversTheWholeSet() {
+        #expect(Self.contract.map(\.name) == DefaultProbes.config().probes.map(\.name))
+    }
 
     @Test(arguments: contract)
     func contractProbe(_ row: Row) throws {

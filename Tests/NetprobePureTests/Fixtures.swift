@@ -47,9 +47,9 @@ enum Fixtures {
     static func expectedAnswer(_ name: String) -> ProbeObservation {
         let spec = spec(name)
         switch name {
-        case "apple":
+        case "apple", "apple-https":
             return observation(spec, status: 200, body: "<HTML><HEAD><TITLE>Success</TITLE></HEAD><BODY>Success</BODY></HTML>\n")
-        case "google", "google-https":
+        case "google", "google-https", "cloudflare-https":
             return observation(spec, status: 204)
         case "firefox":
             return observation(spec, status: 200, body: "success\n")
@@ -84,8 +84,13 @@ struct Settled: Sendable, CustomStringConvertible {
     }
 }
 
-/// All six default probes answering as expected.
-let allFine: [Settled] = ["apple", "google", "firefox", "microsoft", "gnome", "google-https"].map(Settled.ok)
+/// The default set's plain-HTTP probes, one per operator.
+let httpNames = ["apple", "google", "firefox", "microsoft", "gnome"]
+/// Its certificate-verified HTTPS probes, one per operator (apple, google, cloudflare).
+let httpsNames = ["google-https", "apple-https", "cloudflare-https"]
+
+/// All eight default probes answering as expected: six operators.
+let allFine: [Settled] = (httpNames + httpsNames).map(Settled.ok)
 
 /// Parses a probes.json text, returning the issues (empty when it is valid).
 func configIssues(_ json: String, file: String = "test.json") -> [ConfigIssue] {

@@ -64,13 +64,53 @@ import Testing
         #expect(info == PortalInfo(url: "http://detectportal.firefox.com/portal?from=firefox", source: "redirect", probe: "firefox", status: 302))
     }
 
-    @Test func portalWithoutLocationHasNoURL() throws {
+    /// No Location, no page to read: the page to open is the intercepted probe's own URL (the
+    /// empty 200 is a broken box's failure, not a page the portal showed).
+    @Test func portalWithoutLocationOffersTheInterceptedProbePage() throws {
         let info = try #require(PortalLocator.locate([Self.portal("google", status: 511, location: nil),
                                                       Self.portal("apple", status: 200, location: nil)]))
-        #expect(info.url == nil)
-        #expect(info.source == nil)
+        #expect(info.url == "http://connectivitycheck.gstatic.com/generate_204")
+        #expect(info.source == "probe")
         #expect(info.probe == "google")
         #expect(info.status == 511)
+    }
+
+    /// A 302 without Location, and login forms served in place of the probe pages: the smallest
+    /// intercepted plain-HTTP URL, whatever order the answers landed in; an intercepted HTTPS
+    /// probe (a proxy's CONNECT redirect) is not offered while a plain-HTTP one is.
+    @Test func theProbePageDoesNotDependOnArrivalOrder() throws {
+        let form = "<html><body><form method=\"post\"><input name=\"room\"><button>Connect</button></form></body></html>"
+        func page(_ name: String) -> ProbeEvidence {
+            let spec = Fixtures.spec(name)
+            return Classifier.classify(Fixtures.observation(spec, status: 200, body: form), for: spec)
+        }
+        let evidence = [Self.portal("microsoft", status: 302, location: nil), page("gnome"), page("firefox"),
+                        Self.portal("google-https", status: 302, location: nil)]
+        #expect(evidence.allSatisfy { $0.outcome == .portal })
+        for order in [evidence, evidence.reversed()] {
+            let info = try #require(PortalLocator.locate(order))
+            #expect(info.url == "http://detectportal.firefox.com/success.txt")
+            #expect(info.source == "probe")
+            #expect(info.probe == "firefox")
+        }
+    }
+
+    /// A URL the network gave, even a weak hint, wins over the probe's own page.
+    @Test func aURLTheNetworkGaveWins() throws {
+        let capport = CapportReport(uri: "http://status.client/", source: "systemd-networkd", state: .failed)
+        let info = try #require(PortalLocator.locate([Self.portal("google", status: 302, location: nil)], capport: capport))
+        #expect(info.url == "http://status.client/")
+        #expect(info.source == "announced")
+    }
+
+    /// The Captive Portal API alone says captive and names no page: a plain-HTTP probe that was sent.
+    @Test func anAPIPortalWithoutAPageOffersAPlainProbe() throws {
+        let capport = CapportReport(uri: "https://capport.invalid/", source: "option", state: .answered,
+                                    answer: CapportAnswer(captive: true))
+        let evidence = ["google-https", "microsoft", "apple"].map { Classifier.classify(Fixtures.expectedAnswer($0), for: Fixtures.spec($0)) }
+        let info = try #require(PortalLocator.locate(evidence, capport: capport))
+        #expect(info.url == "http://captive.apple.com/hotspot-detect.html")
+        #expect(info.source == "probe")
     }
 
     @Test func noPortalEvidenceNoPortal() {

@@ -43,10 +43,28 @@ import Testing
         VerdictCase(label: "HTTPS of a validated operator pending does not block the answer",
                     settled: [.ok("apple"), .ok("google"), .ok("firefox"), .ok("microsoft"), .fail("gnome", .timeout)],
                     pending: ["google-https"], verdict: .online, reason: "probes-validated", isFinal: true, partial: .unknown),
-        VerdictCase(label: "all failed, nothing pending", settled: all6Failed, verdict: .offline, reason: "dns-failed", isFinal: true),
+        VerdictCase(label: "all failed, nothing pending", settled: allFailed, verdict: .offline, reason: "dns-failed", isFinal: true),
+        VerdictCase(label: "HTTPS quorum, plain HTTP silent: not final (a portal on plain HTTP would still outrank it)",
+                    settled: httpsNames.map(Settled.ok), pending: httpNames,
+                    verdict: .online, reason: "probes-validated", isFinal: false, counts: (3, 0), httpsCount: 3),
+        VerdictCase(label: "HTTPS quorum, one plain-HTTP operator silent: final",
+                    settled: httpsNames.map(Settled.ok) + ["apple", "google", "firefox", "microsoft"].map { .fail($0, .timeout) },
+                    pending: ["gnome"], verdict: .online, reason: "probes-validated", isFinal: true),
+        VerdictCase(label: "plain HTTP validated, every HTTPS probe pending: final (HTTPS is never awaited as interception)",
+                    settled: httpNames.map(Settled.ok), pending: httpsNames,
+                    verdict: .online, reason: "probes-validated", isFinal: true, partial: .unknown),
+        VerdictCase(label: "portal at quorum on plain HTTP, HTTPS still running: final at once",
+                    settled: [.portal("apple", .redirect), .portal("gnome", .redirect)],
+                    pending: ["google", "firefox", "microsoft"] + httpsNames, verdict: .portal, reason: "http-redirect", isFinal: true),
+        VerdictCase(label: "every plain-HTTP probe intercepted, HTTPS dropped: final",
+                    settled: httpNames.map { .portal($0, .wrongContent) }, pending: httpsNames,
+                    verdict: .portal, reason: "wrong-content", isFinal: true),
+        VerdictCase(label: "one portal below quorum, HTTPS that could make a quorum running: not final",
+                    settled: [.portal("google", .redirect)] + ["apple", "firefox", "microsoft", "gnome"].map { .fail($0, .timeout) },
+                    pending: httpsNames, verdict: .portal, reason: "http-redirect", isFinal: false),
     ]
 
-    static var all6Failed: [Settled] { allFine.map { .fail($0.name, .dns) } }
+    static var allFailed: [Settled] { allFine.map { .fail($0.name, .dns) } }
 
     @Test(arguments: cases)
     func finality(_ c: VerdictCase) {
@@ -59,10 +77,13 @@ import Testing
             #expect(decision.successOperators == counts.success)
             #expect(decision.portalOperators == counts.portal)
         }
+        if let https = c.httpsCount { #expect(decision.httpsOperators == https) }
     }
 
     /// A final decision is a promise: whatever the pending probes answer, the verdict stays.
-    /// Checked by brute force over every outcome of every pending probe.
+    /// Checked by brute force over every outcome of every pending probe, except that an HTTPS
+    /// probe is never awaited as possible interception: its answer is certificate-verified, and
+    /// behind a portal it fails (ProbeTally).
     @Test(arguments: cases.filter(\.isFinal))
     func finalMeansNoPendingOutcomeChangesIt(_ c: VerdictCase) {
         let settled = c.settled.map(\.evidence)
@@ -71,8 +92,9 @@ import Testing
         let outcomes: [(ProbeOutcome, ErrorClass?)] = [(.success, nil), (.portal, .redirect), (.failure, .timeout)]
         var combinations: [[ProbeEvidence]] = [[]]
         for spec in pending {
+            let possible = spec.isHTTPS ? outcomes.filter { $0.0 != .portal } : outcomes
             combinations = combinations.flatMap { prefix in
-                outcomes.map { prefix + [ProbeEvidence(spec: spec, outcome: $0.0, errorClass: $0.1)] }
+                possible.map { prefix + [ProbeEvidence(spec: spec, outcome: $0.0, errorClass: $0.1)] }
             }
         }
         for extra in combinations {
@@ -81,8 +103,9 @@ import Testing
         }
     }
 
-    /// Feeding the six default answers one by one (HTTPS, the slowest, last), online is final
-    /// before the HTTPS answer arrives: that transfer is cancelled, not awaited.
+    /// Feeding the eight default answers one by one in the set's order (the HTTPS probes, the
+    /// slowest, last), online is final once four of the five plain-HTTP operators have validated:
+    /// the fifth is not awaited, and the HTTPS probes only get the check loop's bounded grace.
     @Test func stopsBeforeTheLastProbe() {
         var settled: [ProbeEvidence] = []
         var pending = Fixtures.config.probes
@@ -97,7 +120,7 @@ import Testing
                 break
             }
         }
-        #expect(pending.map(\.name) == ["google-https"])
-        #expect(finalAfter == 5, "final after \(finalAfter.map(String.init) ?? "never") answers")
+        #expect(pending.map(\.name) == ["gnome"] + httpsNames)
+        #expect(finalAfter == 4, "final after \(finalAfter.map(String.init) ?? "never") answers")
     }
 }

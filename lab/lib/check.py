@@ -19,6 +19,11 @@ expression evaluated with these names:
   text       netprobe's text output of the same network (str), when the scenario
              ran one (np_run_text); None otherwise
   text_status  that run's exit status (None without one)
+  probe_page(x)  x (the report, or one of its paths) names a portal whose page to
+             open is an intercepted probe's own URL: portal.source "probe", the
+             smallest http:// URL among the probes judged portal, and that probe
+  text_probe_page()  the text output's "log in at" line offers a plain-HTTP probe
+             URL of the report's probe set, marked as the probe's own page
 
 Prints one summary line on success; on failure, each failed expectation with
 the values involved, and exits 1. Standard library only.
@@ -73,8 +78,24 @@ def make_namespace(report, args, counters, text):
                 return p
         raise LookupError(f"no path ({name!r}, {family!r}) (have {[(p.get('interface'), p.get('family')) for p in paths]})")
 
+    def probe_page(x):
+        portal = x.get("portal") or {}
+        intercepted = [p for p in x.get("probes") or [] if p.get("outcome") == "portal" and p.get("url", "").startswith("http://")]
+        if portal.get("source") != "probe" or not intercepted:
+            return False
+        first = min(intercepted, key=lambda p: (p["url"], p["name"]))
+        return portal.get("url") == first["url"] and portal.get("probe") == first["name"]
+
+    def text_probe_page():
+        # A run of its own: which intercepted probes landed before the verdict may differ.
+        note = "  (from probe: the network named no login page; the portal answers this one)"
+        urls = {p.get("url") for p in probes if p.get("url", "").startswith("http://")}
+        return any(line.startswith("  log in at: ") and line.endswith(note) and line.split()[3] in urls
+                   for line in (text or "").splitlines())
+
     return {
         "r": report, "probes": probes, "probe": probe, "iface": iface, "path": path,
+        "probe_page": probe_page, "text_probe_page": text_probe_page,
         "status": args.exit, "elapsed": args.elapsed, "timeout": args.timeout,
         "counters": counters, "text": text, "text_status": args.text_exit,
     }

@@ -14,7 +14,9 @@ CHECKS=(
     'r["partial"] is True'
     'probe("www.google.com")["outcome"] == "failure"'
     'probe("www.google.com")["error_class"] == "timeout"'
-    'r["partial_error"].startswith("google-https: timeout: ")'
+    # Every HTTPS probe is named, in name order.
+    'r["partial_error"].startswith("apple-https: timeout: ")'
+    'all(n + ": timeout: " in r["partial_error"] for n in ("apple-https", "cloudflare-https", "google-https"))'
     # The grace is bounded by what the check had taken (x3, 100 ms at least), never the probe timeout.
     'r["duration_ms"] < 2000'
     'counters["client_https"] > 0'

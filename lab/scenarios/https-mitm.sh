@@ -14,7 +14,7 @@ scenario_test() {
         'r["partial"] is True'
         'probe("www.google.com")["outcome"] == "failure"'
         'probe("www.google.com")["error_class"] == "tls"'
-        'r["partial_error"].startswith("google-https: tls: ")'
+        'all(n + ": tls: " in r["partial_error"] for n in ("apple-https", "cloudflare-https", "google-https"))'
         'counters["client_https"] > 0'
     )
     np_step plain check --json --timeout "$TIMEOUT"

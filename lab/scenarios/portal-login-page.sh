@@ -11,6 +11,8 @@ EXPECT_VERDICT=portal
 EXPECT_REASON=wrong-content
 CHECKS=(
     'r["portal"] is not None and r["portal"]["status"] == 200'
+    # The form's POST target is no page to open, and the network named none: the probe's own page.
+    'probe_page(r)'
     'any(p["outcome"] == "portal" and p["status"] == 200 for p in probes)'
     'not any(p["outcome"] == "success" for p in probes)'
     # A plain network: no Captive Portal API announced, no proxy, no lying resolver.

@@ -13,7 +13,7 @@ EXPECT_EXIT=1
 EXPECT_VERDICT=offline
 EXPECT_REASON=connect-failed
 # Every form curl accepts: exact host, domain suffix with and without a leading dot.
-NO_PROXY_HOSTS="captive.apple.com,.gstatic.com,firefox.com,www.msftconnecttest.com,gnome.org,.google.com"
+NO_PROXY_HOSTS="captive.apple.com,.gstatic.com,firefox.com,www.msftconnecttest.com,gnome.org,.google.com,cloudflare.com"
 CHECKS=(
     'all(p.get("proxy") is None for p in probes)'
     'all(p["outcome"] in ("failure", "skipped") for p in probes)'

@@ -42,20 +42,26 @@ public enum NetworkInsights {
         return signs
     }
 
-    /// "NAME: ERROR_CLASS: what happened" for the first HTTPS probe that failed, when `partial` is true.
+    /// "NAME: ERROR_CLASS: what happened" for each HTTPS probe that did not validate, in name
+    /// order (so the text does not depend on which answered first), joined by "; ", when
+    /// `partial` is true.
     public static func partialError(_ evidence: [ProbeEvidence], partial: Bool?) -> String? {
-        guard partial == true,
-              let failed = evidence.first(where: { $0.spec.isHTTPS && $0.outcome == .failure }) else { return nil }
-        let errorClass = failed.errorClass?.rawValue ?? "other"
-        let detail: String
-        if let error = failed.observation?.transportError {
-            detail = error.message
-        } else if let status = failed.observation?.status {
-            detail = "HTTP status \(status)"
-        } else {
-            detail = "no answer"
-        }
-        return "\(failed.spec.name): \(errorClass): \(detail)"
+        guard partial == true else { return nil }
+        let failed = evidence.filter { $0.spec.isHTTPS && ($0.outcome == .failure || $0.outcome == .portal) }
+            .sorted { $0.spec.name < $1.spec.name }
+        guard !failed.isEmpty else { return nil }
+        return failed.map { item in
+            let errorClass = item.errorClass?.rawValue ?? "other"
+            let detail: String
+            if let error = item.observation?.transportError {
+                detail = error.message
+            } else if let status = item.observation?.status {
+                detail = "HTTP status \(status)"
+            } else {
+                detail = "no answer"
+            }
+            return "\(item.spec.name): \(errorClass): \(detail)"
+        }.joined(separator: "; ")
     }
 
     /// Any probe host name led to an interception address (`Classifier.dnsHijack`).

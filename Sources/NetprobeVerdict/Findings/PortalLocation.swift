@@ -41,6 +41,11 @@ public enum PortalLocator {
     ///    (DHCP option 114, RA option 37: RFC 7710's older meaning, as openNDS's
     ///    `http://status.client`). It is no RFC 8908 API and is never asked as one, and it never
     ///    makes a verdict: only a portal already shown by the probes is offered it.
+    /// 9. `probe`: none of these gave one, so the page to open is an intercepted probe's own
+    ///    `http://` URL (`probePage`). A URL the network gave always wins over it.
+    ///
+    /// So `url` is nil only when no probe was answered at all (the API alone says captive and
+    /// names no page, and every probe was filtered out).
     ///
     /// Within one source, probes count in report order. Pages are read only from probes
     /// whose outcome is portal, or whose name was hijacked. Returns nil when there is
@@ -96,11 +101,44 @@ public enum PortalLocator {
             hint.status = first?.observation?.status
             return hint
         }
+        if let page = probePage(pages, evidence: evidence) { return found(page.url, "probe", page.probe) }
         let first = pages.first { $0.outcome == .portal } ?? pages.first
         var unknown = info
         unknown.probe = first?.spec.name
         unknown.status = first?.observation?.status
         return unknown
+    }
+
+    /// The page to open when the network named none (the URL, and the probe it comes from): an
+    /// intercepted probe's own plain-HTTP URL, which the portal answers in the real page's place
+    /// (what Android, GNOME and browsers open). Probes the portal answered come before those known
+    /// only by a hijacked name; an intercepted HTTPS probe (its name hijacked, or a proxy's CONNECT
+    /// redirected) is offered in its `http://` form, where the portal can show its page; a portal
+    /// known only from the Captive Portal API is offered any plain-HTTP probe that was sent. Among
+    /// equals the smallest URL wins, so the answer does not depend on which probe landed first.
+    static func probePage(_ pages: [ProbeEvidence], evidence: [ProbeEvidence]) -> (url: String, probe: ProbeEvidence)? {
+        func plain(_ item: ProbeEvidence) -> Bool {
+            !item.spec.isHTTPS && URLRules.httpHost(item.spec.url, strict: false) != nil
+        }
+        let tiers: [[ProbeEvidence]] = [
+            pages.filter { plain($0) && $0.outcome == .portal },
+            pages.filter(plain),
+            pages.filter(\.spec.isHTTPS),
+            pages.isEmpty ? evidence.filter { plain($0) && $0.outcome != .skipped } : [],
+        ]
+        for candidates in tiers {
+            let offered = candidates.compactMap { item in plainForm(item.spec.url).map { (url: $0, probe: item) } }
+            if let best = offered.min(by: { ($0.url, $0.probe.spec.name) < ($1.url, $1.probe.spec.name) }) { return best }
+        }
+        return nil
+    }
+
+    /// `url` with its scheme made `http`, when it is a usable http(s) URL.
+    static func plainForm(_ url: String) -> String? {
+        guard URLRules.httpHost(url, strict: false) != nil else { return nil }
+        guard ProbeSpec.isHTTPS(url) else { return url }
+        let plain = "http://" + url.dropFirst("https://".count)
+        return URLRules.httpHost(plain, strict: false) != nil ? plain : nil
     }
 
     /// `http://ADDRESS/` when a hijacked name's address answered HTTP: the portal's own web server.

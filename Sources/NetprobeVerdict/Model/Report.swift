@@ -8,7 +8,8 @@ import NetprobeWire
 /// Where the portal wants the user to log in, and how we learned it.
 public struct PortalInfo: Sendable, Equatable {
     public var url: String?
-    /// redirect, meta-refresh, wispr, capport, body, dns
+    /// redirect, meta-refresh, wispr, capport, body, dns, announced, or probe (the network
+    /// named no page: `url` is an intercepted probe's own URL)
     public var source: String?
     /// The probe whose answer gave `url` (with no url, the first that showed the portal);
     /// nil when the Captive Portal API gave it.

@@ -17,6 +17,10 @@ public enum DefaultProbes {
                                           successHeader: HeaderRule(name: "X-NetworkManager-Status", value: "online"))),
             ProbeSpec(name: "google-https", url: "https://www.google.com/generate_204", operatorName: "google",
                       expect: Expectation(statuses: [204])),
+            ProbeSpec(name: "apple-https", url: "https://captive.apple.com/hotspot-detect.html", operatorName: "apple",
+                      expect: Expectation(statuses: [200], body: .contains("Success"))),
+            ProbeSpec(name: "cloudflare-https", url: "https://cp.cloudflare.com/generate_204", operatorName: "cloudflare",
+                      expect: Expectation(statuses: [204])),
         ])
     }
 }
