@@ -42,8 +42,10 @@ extension LabSuite {
             #expect(wait.waitForExit(timeout: 15) == 0)
             let reaction = Date().timeIntervalSince(added)
             print("wait reaction, prepared engine, from `ip route add` to exit: \(String(format: "%.0f", reaction * 1000)) ms")
-            // The old fixed debounce alone was 100 ms; `ip` itself and two loopback probes take a few.
-            #expect(reaction < 0.1 * Slowdown.factor)
+            // The route event woke it, not the back-off timer (first re-check 1 s after the offline
+            // answer). That no debounce delays it is tested in-process (WaitLoopTests: the gate
+            // change is decisive); how fast it is, bench/reaction.py measures, not this test.
+            #expect(reaction < 1.0 * Slowdown.factor)
         }
 
         @Test func aResolvConfWrittenAfterTheRouteIsPickedUpAtOnce() throws {
