@@ -25,7 +25,7 @@ private func agree(_ bytes: [UInt8], _ selection: JSONSelection, _ label: String
         }
     }
     let scanned = bytes.withUnsafeBufferPointer { buffer in
-        var scanner = JSONSelectiveScanner(bytes: buffer, limits: limits, nodes: selection.nodes)
+        var scanner = JSONReader(bytes: buffer, limits: limits, nodes: selection.nodes)
         return try? scanner.document()
     }
     switch (full, selective) {

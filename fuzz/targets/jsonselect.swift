@@ -3,10 +3,10 @@
 @testable import NetprobeOutput
 @testable import NetprobeReport
 
-// The selective reader (JSONReader.parse(_:limits:selecting:)) against the full one on
-// arbitrary bytes, the first byte picking the selection: the scanner must accept exactly what
-// the full reader accepts and build what the selection keeps of its value, positions included;
-// the public entry must fail with the full reader's very failure.
+// The reader's selective mode (JSONReader.parse(_:limits:selecting:)) against its full mode on
+// arbitrary bytes, the first byte picking the selection: the selective mode by itself must
+// accept exactly what the full mode accepts and build what the selection keeps of its value,
+// positions included; the public entry must fail with the full mode's very failure.
 private let selections: [JSONSelection] = [
     WatchLogRecord.selection, .whole, [:], ["a": .whole, "b": ["c": .whole, "\u{E9}": ["d": .whole]]],
 ]
@@ -23,7 +23,7 @@ public func fuzzJSONSelect(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = exact.initialize(from: bytes)
     let text = UnsafeBufferPointer(rebasing: exact[0..<bytes.count])
     let full = Result { () throws(JSONReader.Failure) in try JSONReader.parse(bytes, limits: limits) }
-    var scanner = JSONSelectiveScanner(bytes: text, limits: limits, nodes: selection.nodes)
+    var scanner = JSONReader(bytes: text, limits: limits, nodes: selection.nodes)
     let scanned = try? scanner.document()
     switch full {
     case .success(let value):

@@ -1,10 +1,15 @@
-/// The one JSON reader netprobe has: probes.json, Captive Portal API answers, anything later.
+/// The one JSON reader netprobe has: probes.json, Captive Portal API answers, watch logs.
 /// Strict RFC 8259 on hostile input: UTF-8 only (a UTF-8 BOM is skipped), no trailing commas,
 /// no duplicate keys (readers that take the first and readers that take the last would
 /// disagree about the same file), finite numbers only, a byte cap and a depth cap. One pass
 /// with an explicit stack instead of recursion, so time is linear in the input and depth
 /// cannot exhaust the thread's stack. Every value keeps its line and column, and every
 /// failure names its line, column and JSON path.
+///
+/// One scanner, two modes. `parse(_:limits:)` builds the whole value. `parse(_:limits:selecting:)`
+/// builds only the members a `JSONSelection` names and checks the rest where it lies, with the
+/// same grammar (JSONTokens.swift) and the same caps, without making a String, a Double or a
+/// dictionary of it: what `netprobe report` needs of a 3 KB watch record is a dozen keys.
 public struct JSONReader {
     public struct Limits: Sendable {
         public var maxBytes: Int
@@ -31,119 +36,165 @@ public struct JSONReader {
     static let maximumNumberLength = 512
 
     public static func parse(_ bytes: [UInt8], limits: Limits) throws(Failure) -> JSONValue {
-        var reader = JSONReader(bytes: bytes, limits: limits)
-        return try reader.document()
+        try bytes.withUnsafeBufferPointer { (buffer) throws(Failure) in
+            var reader = JSONReader(bytes: buffer, limits: limits, nodes: [])
+            return try reader.document()
+        }
     }
 
+    /// Reads `bytes` as strictly as `parse(_:limits:)` does but builds only what `selection`
+    /// names; what is built is what `selection.filter` makes of the whole value, positions included.
+    ///
+    /// A text refused in this mode is read again with everything selected, so the failure is the
+    /// one `parse(_:limits:)` gives, in the same words and at the same place: a failure met inside
+    /// a skipped value cannot name its JSON path (skipped containers keep no keys as text and
+    /// count no elements), and a repeated key in an object not built whole is found when the
+    /// object ends, not at the key. Refusals are rare, and that read is linear and bounded too.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits,
+                             selecting selection: JSONSelection) throws(Failure) -> JSONValue {
+        var reader = JSONReader(bytes: bytes, limits: limits, nodes: selection.nodes)
+        do {
+            return try reader.document()
+        } catch {
+            // Selecting everything is the first mode already: its failure is the one to give.
+            if selection.nodes[0].whole { throw error }
+            var whole = JSONReader(bytes: bytes, limits: limits, nodes: [])
+            return selection.filter(try whole.document())
+        }
+    }
+
+    /// The node of a value that is checked and not built.
+    private static let skip = -1
+
+    /// An open array or object that is being built (a skipped one is an entry in `skipped`).
     private struct Frame {
         var isObject: Bool
+        /// The selection this container is read with (never `skip`).
+        var node: Int
         var start: JSONPosition
+        /// Where this object's keys begin in `keys` (an object not built whole keeps them there).
+        var firstKey: Int
+        /// The selection of the member or element being read.
+        var valueNode: Int
         var items: [JSONValue] = []
         var members: [JSONKey: JSONValue] = [:]
-        /// The key whose value is being read (objects only).
-        var key = JSONKey("")
+        /// The key of the member being read, when its value is built.
+        var key: JSONKey?
     }
 
-    private let bytes: [UInt8]
-    private let limits: Limits
-    private var index = 0
-    private var line = 1
-    private var lineStart = 0
-    /// UTF-8 continuation bytes seen on this line, so columns count scalars, not bytes.
-    private var continuationBytes = 0
-    private var stack: [Frame] = []
-    private var scratch: [UInt8] = []
+    /// Where a key's text is: in the input itself, or (when it had an escape) in `decodedKeys`.
+    private struct KeySpan {
+        var start: Int
+        var count: Int
+        var decoded: Bool
+        /// Its length and first bytes: two keys that differ here are not compared further.
+        var fingerprint: UInt64
+    }
 
-    private init(bytes: [UInt8], limits: Limits) {
+    let bytes: UnsafeBufferPointer<UInt8>
+    private let limits: Limits
+    /// The selection, flattened (see JSONSelection.Node); node 0 is the document's. Empty when
+    /// everything is built: `parse(_:limits:)` then sets up no selection at all.
+    private let nodes: [JSONSelection.Node]
+    var index = 0
+    var line = 1
+    var lineStart = 0
+    /// UTF-8 continuation bytes seen on this line, so columns count scalars, not bytes.
+    var continuationBytes = 0
+    private var stack: [Frame] = []
+    /// The containers open inside a skipped value: an object's first key in `keys`, -1 for an array.
+    private var skipped: [Int] = []
+    /// The keys of every open object not built whole, innermost last: a repeated one is looked
+    /// for when its object closes, by comparing bytes where they lie instead of hashing Strings.
+    private var keys: [KeySpan] = []
+    private var decodedKeys: [UInt8] = []
+    /// A string with an escape, decoded.
+    var scratch: [UInt8] = []
+
+    init(bytes: UnsafeBufferPointer<UInt8>, limits: Limits, nodes: [JSONSelection.Node]) {
         self.bytes = bytes
         self.limits = limits
-    }
-
-    private var position: JSONPosition {
-        JSONPosition(line: line, column: index - lineStart - continuationBytes + 1, offset: index)
+        self.nodes = nodes
+        if !nodes.isEmpty, !nodes[0].whole {
+            keys.reserveCapacity(64)
+            skipped.reserveCapacity(16)
+        }
     }
 
     /// `$` plus the key or index of every open container; `element` adds the one being read.
-    private func path(element: Bool = true) -> String {
+    /// Only built containers are named: in selective mode a failure's path is not the one to
+    /// give, and `parse(_:limits:selecting:)` reads the text again to find it.
+    func path(element: Bool = true) -> String {
         var path = JSONPath.root
         for (level, frame) in stack.enumerated() where element || level < stack.count - 1 {
-            path = frame.isObject ? JSONPath.member(path, frame.key.text) : JSONPath.element(path, frame.items.count)
+            path = frame.isObject ? JSONPath.member(path, frame.key?.text ?? "") : JSONPath.element(path, frame.items.count)
         }
         return path
     }
 
-    private func failure(_ message: String, element: Bool = true) -> Failure {
-        Failure(message: message, position: position, path: path(element: element))
-    }
-
-    private mutating func document() throws(Failure) -> JSONValue {
+    mutating func document() throws(Failure) -> JSONValue {
         guard bytes.count <= limits.maxBytes else { throw failure("the text is larger than \(limits.maxBytes) bytes") }
         try checkEncoding()
-        var value: JSONValue
+        var node = 0
+        // The value just read. A skipped one leaves it as it was: it goes nowhere, since only a
+        // member of an object built in part is skipped, and that member has no key to go under.
+        var value = JSONValue(.null, at: position)
         parsing: while true {
             skipSpace()
             guard index < bytes.count else { throw failure("unexpected end of input; expected a value") }
-            let start = position
-            switch bytes[index] {
-            case UInt8(ascii: "["), UInt8(ascii: "{"):
-                let isObject = bytes[index] == UInt8(ascii: "{")
-                guard stack.count < limits.maxDepth else {
-                    throw failure("arrays and objects nested deeper than \(limits.maxDepth) levels")
-                }
-                index += 1
-                skipSpace()
-                if index < bytes.count, bytes[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                    index += 1
-                    value = JSONValue(isObject ? .object([:]) : .array([]), at: start)
-                } else {
-                    stack.append(Frame(isObject: isObject, start: start))
-                    if isObject { try key(afterComma: false) }
-                    continue parsing
-                }
-            case UInt8(ascii: "\""):
-                value = JSONValue(.string(try string()), at: start)
-            case UInt8(ascii: "t"):
-                try literal("true")
-                value = JSONValue(.bool(true), at: start)
-            case UInt8(ascii: "f"):
-                try literal("false")
-                value = JSONValue(.bool(false), at: start)
-            case UInt8(ascii: "n"):
-                try literal("null")
-                value = JSONValue(.null, at: start)
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                value = JSONValue(.number(try number()), at: start)
-            default:
-                throw try unexpected("expected a value")
-            }
-            // A value is complete: give it to its container, closing every container that ends here.
-            while !stack.isEmpty {
-                let top = stack.count - 1
-                if stack[top].isObject {
-                    stack[top].members[stack[top].key] = value
-                } else {
-                    stack[top].items.append(value)
-                }
-                skipSpace()
-                let closer = stack[top].isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
-                guard index < bytes.count else {
-                    throw failure("unexpected end of input; expected ',' or '\(Character(Unicode.Scalar(closer)))'", element: false)
-                }
-                if bytes[index] == UInt8(ascii: ",") {
+            if node == Self.skip {
+                try skipValue()
+            } else {
+                let start = position
+                switch bytes[index] {
+                case UInt8(ascii: "["), UInt8(ascii: "{"):
+                    let isObject = bytes[index] == UInt8(ascii: "{")
+                    guard stack.count < limits.maxDepth else { throw tooDeep() }
                     index += 1
                     skipSpace()
-                    if stack[top].isObject {
-                        try key(afterComma: true)
-                    } else if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-                        throw failure("a trailing comma before ']'", element: false)
+                    if index < bytes.count, bytes[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                        index += 1
+                        value = JSONValue(isObject ? .object([:]) : .array([]), at: start)
+                    } else {
+                        stack.append(Frame(isObject: isObject, node: node, start: start, firstKey: keys.count, valueNode: node))
+                        if isObject { try key(afterComma: false) }
+                        node = stack[stack.count - 1].valueNode
+                        continue parsing
                     }
+                case UInt8(ascii: "\""):
+                    // Two steps: `text(try string())` would read `scratch` as it was before the string.
+                    let span = try string(decode: true)
+                    value = JSONValue(.string(text(span)), at: start)
+                case UInt8(ascii: "t"):
+                    try literal("true")
+                    value = JSONValue(.bool(true), at: start)
+                case UInt8(ascii: "f"):
+                    try literal("false")
+                    value = JSONValue(.bool(false), at: start)
+                case UInt8(ascii: "n"):
+                    try literal("null")
+                    value = JSONValue(.null, at: start)
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    value = JSONValue(.number(try number(build: true)), at: start)
+                default:
+                    throw try unexpected("expected a value")
+                }
+            }
+            // A value is complete: give it to its container (if built), closing every container that ends here.
+            while !stack.isEmpty {
+                let top = stack.count - 1
+                if !stack[top].isObject {
+                    stack[top].items.append(value)
+                } else if let key = stack[top].key {
+                    stack[top].members[key] = value
+                }
+                if try separator(isObject: stack[top].isObject) {
+                    if stack[top].isObject { try key(afterComma: true) }
+                    node = stack[top].valueNode
                     continue parsing
                 }
-                guard bytes[index] == closer else {
-                    throw try unexpected("expected ',' or '\(Character(Unicode.Scalar(closer)))'", element: false)
-                }
-                index += 1
                 let frame = stack.removeLast()
+                if frame.isObject, !builtWhole(frame.node) { try dropKeys(from: frame.firstKey) }
                 value = JSONValue(frame.isObject ? .object(frame.members) : .array(frame.items), at: frame.start)
             }
             break parsing
@@ -153,238 +204,191 @@ public struct JSONReader {
         return value
     }
 
-    /// RFC 8259 §8.1: JSON exchanged between systems is UTF-8. A UTF-16 or UTF-32 text shows a
-    /// byte order mark or NUL bytes among its first ASCII characters; say so instead of "unexpected byte".
-    private mutating func checkEncoding() throws(Failure) {
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-            index = 3
-            lineStart = 3
+    /// Checks the value at `index` without building any of it. Its containers go on `skipped`,
+    /// a stack of plain integers (depth counted with `stack`'s).
+    private mutating func skipValue() throws(Failure) {
+        let base = skipped.count
+        scanning: while true {
+            skipSpace()
+            guard index < bytes.count else { throw failure("unexpected end of input; expected a value") }
+            switch bytes[index] {
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                let isObject = bytes[index] == UInt8(ascii: "{")
+                guard stack.count + skipped.count < limits.maxDepth else { throw tooDeep() }
+                index += 1
+                skipSpace()
+                if index < bytes.count, bytes[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    index += 1
+                } else {
+                    skipped.append(isObject ? keys.count : -1)
+                    if isObject { _ = try keySpan(afterComma: false) }
+                    continue scanning
+                }
+            case UInt8(ascii: "\""):
+                _ = try string(decode: false)
+            case UInt8(ascii: "t"):
+                try literal("true")
+            case UInt8(ascii: "f"):
+                try literal("false")
+            case UInt8(ascii: "n"):
+                try literal("null")
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                _ = try number(build: false)
+            default:
+                throw try unexpected("expected a value")
+            }
+            while skipped.count > base {
+                let firstKey = skipped[skipped.count - 1]
+                if try separator(isObject: firstKey >= 0) {
+                    if firstKey >= 0 { _ = try keySpan(afterComma: true) }
+                    continue scanning
+                }
+                if firstKey >= 0 { try dropKeys(from: firstKey) }
+                skipped.removeLast()
+            }
             return
         }
-        let head = bytes.prefix(4)
-        if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0, 0, 0xFE, 0xFF]) {
-            throw failure("the text is UTF-16 or UTF-32 (it starts with a byte order mark); JSON must be UTF-8")
-        }
-        if head.count >= 2, head.contains(0) {
-            throw failure("the text looks like UTF-16 or UTF-32 (NUL bytes at its start); JSON must be UTF-8")
-        }
     }
 
-    private mutating func skipSpace() {
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x09, 0x0D:
-                index += 1
-            case 0x0A:
-                index += 1
-                line += 1
-                lineStart = index
-                continuationBytes = 0
-            default:
-                return
+    /// Whether the container or member read with `node` is built with everything in it.
+    private func builtWhole(_ node: Int) -> Bool { nodes.isEmpty || nodes[node].whole }
+
+    /// After a member or element: true at a comma (passed, with the space after it), false at
+    /// the container's closer (passed).
+    @inline(__always)
+    private mutating func separator(isObject: Bool) throws(Failure) -> Bool {
+        skipSpace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: ",") {
+            index += 1
+            skipSpace()
+            if !isObject, index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                throw failure("a trailing comma before ']'", element: false)
             }
+            return true
         }
+        guard index < bytes.count, bytes[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
+            throw try unexpected(isObject ? "expected ',' or '}'" : "expected ',' or ']'", element: false)
+        }
+        index += 1
+        return false
     }
 
-    /// An object's key and its colon; a key already seen in this object is refused (the same
-    /// code units: see JSONKey).
+    /// A key of a built object and its colon. In an object built whole, a key already seen is
+    /// refused here, by the dictionary its members go into (the same code units: see JSONKey).
+    /// In an object built in part, the key is kept for the repeated-key check at the object's
+    /// end, and decides whether (and with which selection) its value is built.
     private mutating func key(afterComma: Bool) throws(Failure) {
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-            if afterComma, index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-                throw failure("a trailing comma before '}'", element: false)
-            }
-            throw try unexpected("expected a string key", element: false)
-        }
-        let keyPosition = position
-        let key = JSONKey(try string())
         let top = stack.count - 1
+        let node = stack[top].node
+        guard builtWhole(node) else {
+            let span = try keySpan(afterComma: afterComma)
+            var valueNode = Self.skip
+            var key: JSONKey?
+            for (choice, print) in nodes[node].fingerprints.enumerated() where print == span.fingerprint && matches(span, nodes[node].names[choice]) {
+                valueNode = nodes[node].children[choice]
+                key = nodes[node].keys[choice]
+                break
+            }
+            stack[top].valueNode = valueNode
+            stack[top].key = key
+            return
+        }
+        try keyOpening(afterComma: afterComma)
+        let keyPosition = position
+        // Two steps, as for a string value: the text may be in `scratch`.
+        let span = try string(decode: true)
+        let key = JSONKey(text(span))
         if stack[top].members[key] != nil {
             throw Failure(message: "duplicate key \(JSONPath.quoted(key.text)) (each key may appear once in an object)",
                           position: keyPosition, path: JSONPath.member(path(element: false), key.text))
         }
         stack[top].key = key
+        try colon()
+    }
+
+    /// A key and its colon, kept as a span for the repeated-key check of its object.
+    private mutating func keySpan(afterComma: Bool) throws(Failure) -> KeySpan {
+        try keyOpening(afterComma: afterComma)
+        let span: KeySpan
+        if let range = try string(decode: true) {
+            span = KeySpan(start: range.lowerBound, count: range.count, decoded: false,
+                           fingerprint: Self.fingerprint(UnsafeBufferPointer(rebasing: bytes[range])))
+        } else {
+            span = KeySpan(start: decodedKeys.count, count: scratch.count, decoded: true,
+                           fingerprint: scratch.withUnsafeBufferPointer { Self.fingerprint($0) })
+            decodedKeys.append(contentsOf: scratch)
+        }
+        keys.append(span)
+        try colon()
+        return span
+    }
+
+    /// The quote that opens a key, or the failure for what stands there instead.
+    @inline(__always)
+    private func keyOpening(afterComma: Bool) throws(Failure) {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw try notAKey(afterComma: afterComma) }
+    }
+
+    @inline(never)
+    private func notAKey(afterComma: Bool) throws(Failure) -> Failure {
+        if afterComma, index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            return failure("a trailing comma before '}'", element: false)
+        }
+        return try unexpected("expected a string key", element: false)
+    }
+
+    @inline(__always)
+    private mutating func colon() throws(Failure) {
         skipSpace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw try unexpected("expected ':' after the key") }
         index += 1
     }
 
-    private mutating func literal(_ word: StaticString) throws(Failure) {
-        let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
-        guard bytes.count - index >= expected.count, bytes[index..<(index + expected.count)].elementsEqual(expected) else {
-            throw failure("invalid literal; expected true, false or null")
-        }
-        index += expected.count
+    static func fingerprint(_ text: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var print = UInt64(truncatingIfNeeded: text.count) << 56
+        for offset in 0..<min(text.count, 7) { print |= UInt64(text[offset]) << (offset * 8) }
+        return print
     }
 
-    private mutating func number() throws(Failure) -> Double {
-        let start = index
-        let startPosition = position
-        if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        guard index < bytes.count, isDigit(bytes[index]) else { throw try unexpected("expected a digit") }
-        if bytes[index] == UInt8(ascii: "0"), index + 1 < bytes.count, isDigit(bytes[index + 1]) {
-            index += 1
-            throw failure("a number with a leading zero")
-        }
-        skipDigits()
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            guard index < bytes.count, isDigit(bytes[index]) else { throw try unexpected("expected a digit after '.'") }
-            skipDigits()
-        }
-        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
-            index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard index < bytes.count, isDigit(bytes[index]) else { throw try unexpected("expected a digit in the exponent") }
-            skipDigits()
-        }
-        guard index - start <= Self.maximumNumberLength else {
-            throw Failure(message: "a number longer than \(Self.maximumNumberLength) characters", position: startPosition, path: path())
-        }
-        let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        guard let number = Double(text), number.isFinite else {
-            throw Failure(message: "the number \(text) is out of range (beyond ±1.8e308)", position: startPosition, path: path())
-        }
-        return number
+    private func matches(_ span: KeySpan, _ name: [UInt8]) -> Bool {
+        if span.decoded { return decodedKeys[span.start..<(span.start + span.count)].elementsEqual(name) }
+        return bytes[span.start..<(span.start + span.count)].elementsEqual(name)
     }
 
-    private mutating func skipDigits() {
-        while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+    /// At the end of an object whose keys are kept from `first` on: refuses a repeated one, and
+    /// lets the spans (and the text of those that had an escape) go.
+    private mutating func dropKeys(from first: Int) throws(Failure) {
+        if keys.count - first > 1, repeatedKey(from: first) { throw failure("a key repeated in this object") }
+        if !decodedKeys.isEmpty, let decoded = keys[first...].first(where: { $0.decoded })?.start {
+            decodedKeys.removeSubrange(decoded...)
+        }
+        keys.removeSubrange(first...)
     }
 
-    private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
-}
-
-// Strings: escapes, surrogate pairs and UTF-8 validation.
-extension JSONReader {
-    private mutating func string() throws(Failure) -> String {
-        index += 1  // the opening quote
-        // Most strings are plain ASCII without escapes: take them as they are.
-        var end = index
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20, bytes[end] < 0x80 {
-            end += 1
-        }
-        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
-            defer { index = end + 1 }
-            return String(decoding: bytes[index..<end], as: UTF8.self)
-        }
-        scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: bytes[index..<end])
-        index = end
-        while index < bytes.count {
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "\""):
-                index += 1
-                return String(decoding: scratch, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                try escape()
-            case 0..<0x20:
-                throw failure("an unescaped control character (U+\(hex(UInt32(byte), width: 4))) in a string")
-            case 0x20..<0x80:
-                scratch.append(byte)
-                index += 1
-            default:
-                let length = try utf8Sequence()
-                scratch.append(contentsOf: bytes[index..<(index + length)])
-                index += length
-                continuationBytes += length - 1
+    /// Whether two of the keys from `first` on (one object's) have the same bytes. A record's
+    /// objects have a few dozen keys: comparing each pair (most differ in length) is cheaper
+    /// than hashing them. A larger object is sorted instead, so time stays O(n log n).
+    private func repeatedKey(from first: Int) -> Bool {
+        decodedKeys.withUnsafeBufferPointer { decoded in
+            func text(_ key: KeySpan) -> UnsafeBufferPointer<UInt8> {
+                UnsafeBufferPointer(rebasing: (key.decoded ? decoded : bytes)[key.start..<(key.start + key.count)])
             }
-        }
-        throw failure("unexpected end of input inside a string")
-    }
-
-    private mutating func escape() throws(Failure) {
-        guard index + 1 < bytes.count else { throw failure("unexpected end of input inside a string") }
-        let simple: UInt8?
-        switch bytes[index + 1] {
-        case UInt8(ascii: "\""): simple = UInt8(ascii: "\"")
-        case UInt8(ascii: "\\"): simple = UInt8(ascii: "\\")
-        case UInt8(ascii: "/"): simple = UInt8(ascii: "/")
-        case UInt8(ascii: "b"): simple = 0x08
-        case UInt8(ascii: "f"): simple = 0x0C
-        case UInt8(ascii: "n"): simple = 0x0A
-        case UInt8(ascii: "r"): simple = 0x0D
-        case UInt8(ascii: "t"): simple = 0x09
-        case UInt8(ascii: "u"): simple = nil
-        default: throw failure("an invalid escape sequence in a string")
-        }
-        if let simple {
-            scratch.append(simple)
-            index += 2
-            return
-        }
-        let first = try hexEscape(at: index)
-        var scalarValue = first
-        if (0xDC00...0xDFFF).contains(first) {
-            throw failure("a lone low surrogate \\u\(hex(first, width: 4)) in a string")
-        }
-        if (0xD800...0xDBFF).contains(first) {
-            let lone = failure("a lone high surrogate \\u\(hex(first, width: 4)) in a string")
-            guard index + 11 < bytes.count, bytes[index + 6] == UInt8(ascii: "\\"), bytes[index + 7] == UInt8(ascii: "u") else { throw lone }
-            let second = try hexEscape(at: index + 6)
-            guard (0xDC00...0xDFFF).contains(second) else { throw lone }
-            scalarValue = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
-            index += 6
-        }
-        index += 6
-        // Surrogates were handled above, so this scalar always exists.
-        if let scalar = Unicode.Scalar(scalarValue) { UTF8.encode(scalar) { scratch.append($0) } }
-    }
-
-    /// The code unit of `\uXXXX` starting at `at`.
-    private func hexEscape(at start: Int) throws(Failure) -> UInt32 {
-        guard start + 5 < bytes.count else { throw failure("unexpected end of input inside a string") }
-        var value: UInt32 = 0
-        for byte in bytes[(start + 2)...(start + 5)] {
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw failure("an invalid \\u escape (expected four hex digits) in a string")
+            if keys.count - first <= 32 {
+                for one in first..<(keys.count - 1) {
+                    let print = keys[one].fingerprint
+                    for other in (one + 1)..<keys.count where keys[other].fingerprint == print && keys[other].count == keys[one].count {
+                        if text(keys[one]).elementsEqual(text(keys[other])) { return true }
+                    }
+                }
+                return false
             }
-            value = value << 4 | UInt32(digit)
-        }
-        return value
-    }
-
-    /// The length of the well-formed UTF-8 sequence at `index` (`UTF8Sequence`), or a failure
-    /// naming the bad byte.
-    private func utf8Sequence() throws(Failure) -> Int {
-        let lead = bytes[index]
-        switch UTF8Sequence.check(bytes, at: index) {
-        case .valid(let length):
-            return length
-        case .badLead:
-            throw failure("invalid UTF-8 (byte 0x\(hex(UInt32(lead), width: 2)))")
-        case .endsInside:
-            throw failure("invalid UTF-8 (the text ends inside a character)")
-        case .badContinuation(let byte):
-            throw failure("invalid UTF-8 (byte 0x\(hex(UInt32(byte), width: 2)) after 0x\(hex(UInt32(lead), width: 2)))")
+            let order = (first..<keys.count).sorted { text(keys[$0]).lexicographicallyPrecedes(text(keys[$1])) }
+            return zip(order, order.dropFirst()).contains { text(keys[$0]).elementsEqual(text(keys[$1])) }
         }
     }
 
-    /// A failure for the byte at `index` that does not fit: says what was found, and calls
-    /// bytes that are not UTF-8 what they are.
-    private func unexpected(_ expectation: String, element: Bool = true) throws(Failure) -> Failure {
-        guard index < bytes.count else { return failure("unexpected end of input; \(expectation)", element: element) }
-        let byte = bytes[index]
-        let found: String
-        switch byte {
-        case 0x21...0x7E: found = "'\(Character(Unicode.Scalar(byte)))'"
-        case 0..<0x80: found = "U+\(hex(UInt32(byte), width: 4))"
-        default:
-            let length = try utf8Sequence()
-            var decoder = UTF8()
-            var iterator = bytes[index..<(index + length)].makeIterator()
-            guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return failure(expectation, element: element) }
-            found = "U+\(hex(scalar.value, width: 4))"
-        }
-        return failure("\(expectation), found \(found)", element: element)
-    }
-
-    private func hex(_ value: UInt32, width: Int) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    @inline(never)
+    private func tooDeep() -> Failure {
+        failure("arrays and objects nested deeper than \(limits.maxDepth) levels")
     }
 }

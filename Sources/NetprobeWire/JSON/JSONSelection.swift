@@ -14,7 +14,7 @@ public struct JSONSelection: Sendable, ExpressibleByDictionaryLiteral {
         var whole: Bool
         /// The selected keys' UTF-8 bytes, compared with a key's bytes as read (no String built).
         var names: [[UInt8]] = []
-        /// Their fingerprints (see the reader's KeySpan), so most keys are told apart by one comparison.
+        /// Their fingerprints (see JSONReader's KeySpan), so most keys are told apart by one comparison.
         var fingerprints: [UInt64] = []
         var keys: [JSONKey] = []
         /// The node of each selected key's value.
@@ -40,7 +40,7 @@ public struct JSONSelection: Sendable, ExpressibleByDictionaryLiteral {
             }
             let name = Array(key.text.utf8)
             nodes[0].names.append(name)
-            nodes[0].fingerprints.append(name.withUnsafeBufferPointer { JSONSelectiveScanner.fingerprint($0) })
+            nodes[0].fingerprints.append(name.withUnsafeBufferPointer { JSONReader.fingerprint($0) })
             nodes[0].keys.append(key)
             nodes[0].children.append(offset)
         }
@@ -51,8 +51,9 @@ public struct JSONSelection: Sendable, ExpressibleByDictionaryLiteral {
         self.init(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 
-    /// What the selective reader builds from a document the full reader read into `value`:
-    /// the reference its results are checked against (tests, the fuzz target).
+    /// What reading a document with this selection builds, from the whole `value` of it: the
+    /// reference the selective mode is checked against (tests, the fuzz target), and what a
+    /// refused text read again whole would be cut to.
     public func filter(_ value: JSONValue) -> JSONValue {
         filter(value, node: 0)
     }

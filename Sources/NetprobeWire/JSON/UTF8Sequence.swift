@@ -1,5 +1,5 @@
 /// RFC 3629's well-formed UTF-8 sequences (no overlong forms, no surrogates, nothing above
-/// U+10FFFF): the one rule both JSON readers apply to the bytes of a string.
+/// U+10FFFF): the rule the JSON reader applies to the bytes of a string, built or skipped.
 enum UTF8Sequence {
     enum Check: Equatable {
         case valid(length: Int)
