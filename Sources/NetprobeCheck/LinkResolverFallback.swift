@@ -15,8 +15,12 @@ enum LinkResolverFallback {
     static let patience: Duration = .milliseconds(1500)
 
     /// `result` again, answered through the link's resolvers when its probes failed to resolve.
+    typealias LookUp = (_ hosts: [String], _ families: Set<AddressFamily>, _ link: LinkResolvers,
+                        _ deadline: ContinuousClock.Instant) -> Lookup
+
     static func retry(_ result: Round.PathResult, config: ProbeConfig, started: ContinuousClock.Instant,
-                      deadline: ContinuousClock.Instant, runner: () throws(CheckError) -> any TransferRunner)
+                      deadline: ContinuousClock.Instant, lookUp: LookUp = LinkResolverFallback.lookUp(_:families:link:deadline:),
+                      runner: () throws(CheckError) -> any TransferRunner)
         throws(CheckError) -> Round.PathResult {
         guard let link = result.plan.linkResolvers else { return result }
         var out = result
@@ -27,8 +31,7 @@ enum LinkResolverFallback {
         let hosts = Self.hosts(result.plan)
         guard !hosts.isEmpty else { return out }
         out.resolvers.linkAsked = true
-        let lookup = lookUp(hosts, families: result.plan.families, link: link,
-                            deadline: min(deadline, ContinuousClock.now + patience))
+        let lookup = lookUp(hosts, result.plan.families, link, min(deadline, ContinuousClock.now + patience))
         guard let server = lookup.server else {
             out.resolvers.linkError = lookup.errors.joined(separator: "; ")
             return out
@@ -56,15 +59,71 @@ enum LinkResolverFallback {
             return out
         }
         out.resolvers.used = .link
+        if conclusion.reason == .resolverBlocked {
+            // The link's resolvers work. Before blaming the configured ones, ask them once more:
+            // an answer that took longer than the first round's patience (a stub's cold cache,
+            // a slow first hop) is a slow resolver, not a blocked one.
+            out.resolvers.configuredRetried = true
+            if var again = try askConfiguredAgain(result, config: config, started: started, deadline: deadline,
+                                                  runner: runner) {
+                out.resolvers.used = .configured
+                again.resolvers = out.resolvers
+                return merged(again, into: result)
+            }
+        }
         second.conclusion = conclusion
         second.resolvers = out.resolvers
-        // The report keeps every probe: those not sent again (no address came) as they failed.
-        let resent = Set(plan.specs.map(\.name))
-        second.findings.settled += result.findings.settled.filter { !resent.contains($0.spec.name) }
-        second.findings.capport = result.findings.capport
-        second.findings.canary = result.findings.canary
-        second.plan.api = result.plan.api
-        return second
+        return merged(second, into: result)
+    }
+
+    /// `later`, a round that sent some of `first`'s probes again, reported whole: the probes
+    /// not sent again as they failed, and the first round's API answer and canary.
+    static func merged(_ later: Round.PathResult, into first: Round.PathResult) -> Round.PathResult {
+        var out = later
+        let resent = Set(later.plan.specs.map(\.name))
+        out.findings.settled += first.findings.settled.filter { !resent.contains($0.spec.name) }
+        out.findings.capport = first.findings.capport
+        out.findings.canary = first.findings.canary
+        out.plan.api = first.plan.api
+        return out
+    }
+
+    /// How long the configured resolvers get when asked again before `resolver-blocked`.
+    static let configuredRetryPatience = 1.5
+
+    /// The probes that the system resolver looked up, sent again the same way with a new resolve
+    /// deadline (`configuredRetryPatience`, within the check's). The round's result when the
+    /// configured resolvers answered this time (whatever the probes then met); nil when they
+    /// failed again, or no time is left.
+    static func askConfiguredAgain(_ result: Round.PathResult, config: ProbeConfig, started: ContinuousClock.Instant,
+                                   deadline: ContinuousClock.Instant,
+                                   runner: () throws(CheckError) -> any TransferRunner) throws(CheckError) -> Round.PathResult? {
+        guard ContinuousClock.now < deadline else { return nil }
+        var plan = result.plan
+        var kept: [(ProbeRequest, ProbeSpec)] = []
+        for (request, spec) in zip(plan.requests, plan.specs) where request.resolveWithin != nil {
+            var again = request
+            again.resolveWithin = configuredRetryPatience
+            kept.append((again, spec))
+        }
+        guard !kept.isEmpty else { return nil }
+        plan.requests = kept.map(\.0)
+        plan.specs = kept.map(\.1)
+        plan.api = nil
+        plan.canary = nil
+        var round = Round([plan], quorum: config.quorum, started: started)
+        guard let again = round.run(on: try runner(), deadline: deadline).first else { return nil }
+        // Every probe failed to resolve again: the configured resolvers are blocked after all.
+        return again.findings.settled.contains(where: resolved) ? again : nil
+    }
+
+    /// The probe's host name resolved: it was answered, or failed at a step after resolution.
+    static func resolved(_ evidence: ProbeEvidence) -> Bool {
+        if evidence.outcome == .success || evidence.outcome == .portal || evidence.observation?.remoteAddress != nil {
+            return true
+        }
+        guard evidence.outcome == .failure, let errorClass = evidence.errorClass else { return false }
+        return ![.dns, .timeout, .other].contains(errorClass)
     }
 
     /// The host names the system resolver was asked for (not proxied, not IP literals).

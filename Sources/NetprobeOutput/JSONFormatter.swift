@@ -102,6 +102,8 @@ enum DNSDocument {
             "search_domains": .strings(dns.searchDomains),
             "servers": .strings(dns.servers),
             "source": .string(dns.source),
+            "upstreams": .strings(dns.upstreams),
+            "upstreams_source": .string(dns.upstreamsSource),
         ])
     }
 
@@ -109,6 +111,7 @@ enum DNSDocument {
     static func json(_ dns: DNSConfiguration, resolvers: ResolverReport) -> JSONOut {
         .object([
             "configured": .strings(dns.servers),
+            "configured_retried": .bool(resolvers.configuredRetried),
             "link": .strings(resolvers.link),
             "link_asked": .bool(resolvers.linkAsked),
             "link_error": .string(NetworkText.jsonValue(resolvers.linkError)),
@@ -119,6 +122,8 @@ enum DNSDocument {
             "search_domains": .strings(dns.searchDomains),
             "servers": .strings(dns.servers),
             "source": .string(dns.source),
+            "upstreams": .strings(dns.upstreams),
+            "upstreams_source": .string(dns.upstreamsSource),
             "used": .string(resolvers.used.rawValue),
         ])
     }

@@ -11,13 +11,17 @@ import NetprobeVerdict
 public struct PathReader: Sendable {
     public var resolvConfPath: String
     public var sysfsRoot: String
+    /// Where a local stub's upstream servers are read (`StubUpstreams`).
+    public var stubUpstreams: StubUpstreams
 
     /// How many times a read disturbed by concurrent changes is repeated.
     static let attempts = 5
 
-    public init(resolvConfPath: String = "/etc/resolv.conf", sysfsRoot: String = "/sys/class/net") {
+    public init(resolvConfPath: String = "/etc/resolv.conf", sysfsRoot: String = "/sys/class/net",
+                stubUpstreams: StubUpstreams = .system()) {
         self.resolvConfPath = resolvConfPath
         self.sysfsRoot = sysfsRoot
+        self.stubUpstreams = stubUpstreams
     }
 
     /// One consistent snapshot from netlink: links, addresses, unicast default
@@ -37,8 +41,12 @@ public struct PathReader: Sendable {
             dump = try NetlinkDump.read(sysfsRoot: sysfsRoot)
             attempt += 1
         }
+        var dns = ResolvConf.load(path: resolvConfPath)
+        if let stub = stubUpstreams.read(dns, interfaces: dump.interfaces) {
+            dns.upstreams = stub.servers
+            dns.upstreamsSource = stub.source
+        }
         return PathSnapshot(
-            interfaces: dump.interfaces, defaultRoutes: dump.defaultRoutes, kernelRoutes: dump.kernelRoutes,
-            dns: ResolvConf.load(path: resolvConfPath))
+            interfaces: dump.interfaces, defaultRoutes: dump.defaultRoutes, kernelRoutes: dump.kernelRoutes, dns: dns)
     }
 }

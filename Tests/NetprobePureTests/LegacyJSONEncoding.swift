@@ -60,7 +60,7 @@ struct LegacyPathDocument: Encodable {
         try container.encode(path.defaultRoutes.map(LegacyRouteDocument.init), forKey: .defaultRoutes)
         try container.encode(path.kernelRoutes.map(LegacyKernelRouteDocument.init), forKey: .kernelRoutes)
         try container.encode(path.nat64, forKey: .nat64)
-        try container.encode(path.dns, forKey: .dns)
+        try container.encode(LegacyPathDNSDocument(dns: path.dns), forKey: .dns)
     }
 }
 
@@ -387,7 +387,9 @@ struct LegacyCheckDNSDocument: Encodable {
     var resolvers: ResolverReport
 
     enum CodingKeys: String, CodingKey {
-        case configured, link, servers, source, used
+        case configured, link, servers, source, used, upstreams
+        case configuredRetried = "configured_retried"
+        case upstreamsSource = "upstreams_source"
         case linkAsked = "link_asked"
         case linkError = "link_error"
         case linkInterface = "link_interface"
@@ -400,6 +402,7 @@ struct LegacyCheckDNSDocument: Encodable {
     func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(dns.servers, forKey: .configured)
+        try container.encode(resolvers.configuredRetried, forKey: .configuredRetried)
         try container.encode(resolvers.link, forKey: .link)
         try container.encode(resolvers.linkAsked, forKey: .linkAsked)
         try container.encode(NetworkText.jsonValue(resolvers.linkError), forKey: .linkError)
@@ -410,6 +413,29 @@ struct LegacyCheckDNSDocument: Encodable {
         try container.encode(dns.searchDomains, forKey: .searchDomains)
         try container.encode(dns.servers, forKey: .servers)
         try container.encode(dns.source, forKey: .source)
+        try container.encode(dns.upstreams, forKey: .upstreams)
+        try container.encode(dns.upstreamsSource, forKey: .upstreamsSource)
         try container.encode(resolvers.used.rawValue, forKey: .used)
+    }
+}
+
+struct LegacyPathDNSDocument: Encodable {
+    var dns: DNSConfiguration
+
+    enum CodingKeys: String, CodingKey {
+        case servers, source, upstreams
+        case localStub = "local_stub"
+        case searchDomains = "search_domains"
+        case upstreamsSource = "upstreams_source"
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(dns.localStub, forKey: .localStub)
+        try container.encode(dns.searchDomains, forKey: .searchDomains)
+        try container.encode(dns.servers, forKey: .servers)
+        try container.encode(dns.source, forKey: .source)
+        try container.encode(dns.upstreams, forKey: .upstreams)
+        try container.encode(dns.upstreamsSource, forKey: .upstreamsSource)
     }
 }

@@ -477,6 +477,46 @@ EOF
     printf 'nameserver %s\n' "$addr" >"/etc/netns/$CLIENT_NS/resolv.conf"
 }
 
+# stub_resolver UPSTREAM [--cold SECONDS] [--no-state]: a local stub resolver, as
+# systemd-resolved runs one: servers/dns_stub.py on 127.0.0.53 in the client, forwarding
+# to UPSTREAM; the client's resolv.conf is resolved's stub file (nameserver 127.0.0.53,
+# options edns0 trust-ad, search .), and resolved's state says what it forwards to
+# ($RUN/resolve/resolv.conf and netif/IFINDEX SERVERS=, which `lab exec` points
+# NETPROBE_RESOLVED_STATE_DIR at). --cold: each name's first query is answered SECONDS
+# late (a cold cache). --no-state: no state files (a stub whose upstreams are unknown).
+# Called again, the stub restarts with an empty cache.
+stub_resolver() {
+    local upstream=${1:-} delay=0 state=1 ifindex pid i
+    shift || true
+    while (($#)); do
+        case $1 in
+            --cold) delay=${2:-}; shift 2 ;;
+            --no-state) state=0; shift ;;
+            *) die "stub_resolver UPSTREAM [--cold SECONDS] [--no-state]" ;;
+        esac
+    done
+    [[ -n $upstream && $delay =~ ^[0-9.]+$ ]] || die "stub_resolver UPSTREAM [--cold SECONDS] [--no-state]"
+    if [[ -f $RUN/pids/stub.pid ]]; then
+        pid=$(<"$RUN/pids/stub.pid")
+        pid_in_lab "$pid" && kill "$pid" 2>/dev/null
+        for ((i = 0; i < 100; i++)); do pid_alive "$pid" || break; sleep 0.05; done
+    fi
+    bg_start_client stub python3 "$LAB_DIR/servers/dns_stub.py" --listen 127.0.0.53 --upstream "$upstream" --first-delay "$delay"
+    for ((i = 0; i < 100; i++)); do
+        in_client ss -lunH | awk '{print $4}' | grep -qxF 127.0.0.53:53 && break
+        pid_alive "$(<"$RUN/pids/stub.pid")" || die "the stub resolver exited during start-up (log: $RUN/stub.log)"
+        sleep 0.05
+    done
+    printf 'nameserver 127.0.0.53\noptions edns0 trust-ad\nsearch .\n' >"/etc/netns/$CLIENT_NS/resolv.conf"
+    rm -rf "$RUN/resolve"
+    ((state)) || return 0
+    ifindex=$(ip -n "$CLIENT_NS" -o link show dev "$CLIENT_IF" | cut -d: -f1)
+    mkdir -p "$RUN/resolve/netif"
+    printf '# This is /run/systemd/resolve/resolv.conf managed by man:systemd-resolved(8).\nnameserver %s\nsearch .\n' \
+        "$upstream" >"$RUN/resolve/resolv.conf"
+    printf '# This is private data. Do not parse.\nLLMNR=yes\nMDNS=no\nSERVERS=%s\n' "$upstream" >"$RUN/resolve/netif/$ifindex"
+}
+
 # count_to NAME ADDR: a gateway counter NAME for the client's packets to ADDR (lab counters).
 count_to() {
     local name=$1 addr=$2 family=ip
