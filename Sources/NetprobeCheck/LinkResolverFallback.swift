@@ -22,9 +22,11 @@ enum LinkResolverFallback {
                       deadline: ContinuousClock.Instant, lookUp: LookUp = LinkResolverFallback.lookUp(_:families:link:deadline:),
                       runner: () throws(CheckError) -> any TransferRunner)
         throws(CheckError) -> Round.PathResult {
-        guard let link = result.plan.linkResolvers else { return result }
         var out = result
+        out.resolvers.leaseErrors = result.plan.leaseProblems
+        guard let link = result.plan.linkResolvers else { return out }
         out.resolvers = ResolverReport(link: link.servers, linkSource: link.source, linkInterface: link.interface)
+        out.resolvers.leaseErrors = result.plan.leaseProblems
         guard result.conclusion.verdict == .offline, result.conclusion.reason == .dnsFailed, ContinuousClock.now < deadline else {
             return out
         }

@@ -20,6 +20,8 @@ struct PathPlan {
     /// The link's own resolvers, when its DHCP/RA client recorded some that differ from the
     /// configured ones: asked if the configured ones fail for the probe names.
     var linkResolvers: LinkResolvers?
+    /// Lease files passed over for what they are (too large, not a regular file), "PATH: why".
+    var leaseProblems: [String] = []
     /// Whose answers the probes' addresses come from (`ProbeObservation.resolver`).
     var resolver = "configured"
 
@@ -64,8 +66,10 @@ struct PathPlan {
     /// them, gives every probe that the system resolver looks up a resolve deadline, so that
     /// silence from the configured resolvers is a DNS failure after `configuredResolverPatience`.
     mutating func watchResolvers(_ options: CheckOptions, snapshot: PathSnapshot, through: [String]) {
-        guard options.askLinkResolvers, let link = options.leases.resolvers(path: snapshot, through: through),
-              !Self.reaches(link, snapshot.dns) else { return }
+        guard options.askLinkResolvers else { return }
+        let reading = options.leases.read(path: snapshot, through: through)
+        leaseProblems = reading.problems
+        guard let link = options.leases.resolvers(reading), !Self.reaches(link, snapshot.dns) else { return }
         linkResolvers = link
         for index in requests.indices where requests[index].proxy == nil && Self.looksUpName(requests[index].url) {
             requests[index].resolveWithin = Self.configuredResolverPatience

@@ -140,7 +140,9 @@ struct DNSSocket {
 
     init(server: String, port: UInt16, stream: Bool, interface: String?,
          deadline: ContinuousClock.Instant) throws(DNSExchange.Failure) {
-        guard let bytes = IPAddressText.address(server, octets: .strict) else { throw .socket("not an IP address: \(server)") }
+        guard let (bytes, scope) = Self.address(server, interface: interface) else {
+            throw .socket("not a usable IP address: \(server)")
+        }
         let family = bytes.count == 4 ? AF_INET : AF_INET6
         var storage = sockaddr_storage()
         // sockaddr_in and sockaddr_in6 both start with the family and the port; the address
@@ -151,6 +153,9 @@ struct DNSSocket {
             let offset = family == AF_INET ? MemoryLayout<sockaddr_in>.offset(of: \.sin_addr)!
                                            : MemoryLayout<sockaddr_in6>.offset(of: \.sin6_addr)!
             raw.baseAddress!.advanced(by: offset).copyMemory(from: bytes, byteCount: bytes.count)
+            if family == AF_INET6 {
+                raw.storeBytes(of: scope, toByteOffset: MemoryLayout<sockaddr_in6>.offset(of: \.sin6_scope_id)!, as: UInt32.self)
+            }
             return socklen_t(family == AF_INET ? MemoryLayout<sockaddr_in>.size : MemoryLayout<sockaddr_in6>.size)
         }
         let type = Int32(stream ? SOCK_STREAM.rawValue : SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
@@ -189,6 +194,24 @@ struct DNSSocket {
                 throw error == ECONNREFUSED ? .refused : .socket("connect \(server): \(String(cString: strerror(error)))")
             }
         }
+    }
+
+    /// The server's address bytes and IPv6 scope (interface index; 0 for none). A zone
+    /// (`fe80::53%eth0`, or resolved's `%IFINDEX`) is taken only on a link-local address and
+    /// only as an interface name or index that exists; with the socket bound to `interface`,
+    /// only that interface (the kernel refuses a scope other than the bound device's).
+    static func address(_ server: String, interface: String?) -> (bytes: [UInt8], scope: UInt32)? {
+        guard let percent = server.firstIndex(of: "%") else {
+            return IPAddressText.address(server, octets: .strict).map { ($0, 0) }
+        }
+        let zone = server[server.index(after: percent)...]
+        guard let bytes = IPAddressText.address(String(server[..<percent]), octets: .strict), bytes.count == 16,
+              bytes[0] == 0xFE, bytes[1] & 0xC0 == 0x80, ResolverAddress.isInterfaceName(zone) else { return nil }
+        let index = if_nametoindex(String(zone))
+        let scope = index != 0 ? index : UInt32(zone) ?? 0
+        guard scope != 0 else { return nil }
+        if let interface, if_nametoindex(interface) != scope { return nil }
+        return (bytes, scope)
     }
 
     func close() {

@@ -112,6 +112,7 @@ enum DNSDocument {
         .object([
             "configured": .strings(dns.servers),
             "configured_retried": .bool(resolvers.configuredRetried),
+            "lease_errors": .strings(resolvers.leaseErrors.map(NetworkText.jsonValue)),
             "link": .strings(resolvers.link),
             "link_asked": .bool(resolvers.linkAsked),
             "link_error": .string(NetworkText.jsonValue(resolvers.linkError)),

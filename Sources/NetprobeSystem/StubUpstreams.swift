@@ -81,8 +81,10 @@ public struct StubUpstreams: Sendable, Equatable {
         } else if text.filter({ $0 == ":" }).count == 1 {
             text = text.prefix { $0 != ":" }  // IPv4 with a port
         }
-        // resolved's zone is an interface index; the server belongs to that link anyway.
-        let address = String(text.prefix { $0 != "%" })
-        return ResolverAddress.isUsable(address) ? address : nil
+        // The zone (an interface index here) is dropped: the server is asked on its link anyway.
+        // One that is no interface name or index, or is on an address that takes none, makes
+        // the word unusable.
+        guard let parsed = ResolverAddress.parse(String(text)) else { return nil }
+        return IPAddressFormat.text(parsed.bytes[...])
     }
 }

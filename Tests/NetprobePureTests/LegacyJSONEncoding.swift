@@ -389,6 +389,7 @@ struct LegacyCheckDNSDocument: Encodable {
     enum CodingKeys: String, CodingKey {
         case configured, link, servers, source, used, upstreams
         case configuredRetried = "configured_retried"
+        case leaseErrors = "lease_errors"
         case upstreamsSource = "upstreams_source"
         case linkAsked = "link_asked"
         case linkError = "link_error"
@@ -403,6 +404,7 @@ struct LegacyCheckDNSDocument: Encodable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(dns.servers, forKey: .configured)
         try container.encode(resolvers.configuredRetried, forKey: .configuredRetried)
+        try container.encode(resolvers.leaseErrors.map(NetworkText.jsonValue), forKey: .leaseErrors)
         try container.encode(resolvers.link, forKey: .link)
         try container.encode(resolvers.linkAsked, forKey: .linkAsked)
         try container.encode(NetworkText.jsonValue(resolvers.linkError), forKey: .linkError)
