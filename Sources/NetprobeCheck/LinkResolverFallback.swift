@@ -27,9 +27,7 @@ enum LinkResolverFallback {
         guard let link = result.plan.linkResolvers else { return out }
         out.resolvers = ResolverReport(link: link.servers, linkSource: link.source, linkInterface: link.interface)
         out.resolvers.leaseErrors = result.plan.leaseProblems
-        guard result.conclusion.verdict == .offline, result.conclusion.reason == .dnsFailed, ContinuousClock.now < deadline else {
-            return out
-        }
+        guard everyProbeFailedToResolve(result), ContinuousClock.now < deadline else { return out }
         let hosts = Self.hosts(result.plan)
         guard !hosts.isEmpty else { return out }
         out.resolvers.linkAsked = true
@@ -128,6 +126,15 @@ enum LinkResolverFallback {
         return ![.dns, .timeout, .other].contains(errorClass)
     }
 
+    /// The trigger, as the man page states it: the path is offline and every probe sent failed
+    /// to resolve its name. When some names resolved, the configured resolvers work, and
+    /// whatever failed after that is no matter for the link's resolvers (DNS being merely the
+    /// most common failure is not enough).
+    static func everyProbeFailedToResolve(_ result: Round.PathResult) -> Bool {
+        let sent = result.findings.settled.filter { $0.outcome != .skipped }
+        return result.conclusion.verdict == .offline && !sent.isEmpty && sent.allSatisfy { $0.errorClass == .dns }
+    }
+
     /// The host names the system resolver was asked for (not proxied, not IP literals).
     static func hosts(_ plan: PathPlan) -> [String] {
         var hosts: [String] = []
@@ -144,24 +151,36 @@ enum LinkResolverFallback {
         var errors: [String] = []
     }
 
+    /// The least a server is given when several share what is left: a retransmit and the
+    /// answer to it.
+    static let minimumServerBudget: Duration = .milliseconds(600)
+
     /// The link's servers in turn, each asked every name in every family at once, until one
-    /// gives addresses.
+    /// gives addresses. Each server has a budget of its own, an equal share of what is left
+    /// (at least `minimumServerBudget`), so a silent first server leaves time for the next.
+    /// Only addresses a probe may be sent to are kept (`pinnable`).
     static func lookUp(_ hosts: [String], families: Set<AddressFamily>, link: LinkResolvers,
                        deadline: ContinuousClock.Instant) -> Lookup {
         var lookup = Lookup()
         let types = AddressFamily.allCases.filter(families.contains).map(DNSRecordType.init)
         let questions = hosts.flatMap { host in types.map { DNSExchange.Question(name: host, type: $0) } }
-        for server in link.servers {
-            guard ContinuousClock.now < deadline else {
+        for (position, server) in link.servers.enumerated() {
+            let now = ContinuousClock.now
+            guard now < deadline else {
                 lookup.errors.append("\(server): not asked, no time left")
                 continue
             }
-            let outcomes = DNSExchange.ask(questions, server: server, interface: link.interface, deadline: deadline)
+            let share = now.duration(to: deadline) / (link.servers.count - position)
+            let budget = min(deadline, now + max(share, minimumServerBudget))
+            let outcomes = DNSExchange.ask(questions, server: server, interface: link.interface, deadline: budget)
             var failures: [String] = []
+            var refused = 0
             for (question, outcome) in zip(questions, outcomes) {
                 switch outcome {
                 case .success(let answer) where !answer.addresses.isEmpty:
-                    lookup.addresses[question.name, default: []] += answer.addresses
+                    let usable = answer.addresses.filter(pinnable)
+                    refused += answer.addresses.count - usable.count
+                    if !usable.isEmpty { lookup.addresses[question.name, default: []] += usable }
                 case .success:
                     break
                 case .failure(let failure):
@@ -172,8 +191,18 @@ enum LinkResolverFallback {
                 lookup.server = server
                 return lookup
             }
+            if refused > 0 { failures.append("only loopback, unspecified or multicast addresses") }
             lookup.errors.append("\(server): " + (failures.isEmpty ? "no addresses" : failures.joined(separator: ", ")))
         }
         return lookup
+    }
+
+    /// An answer a probe may be pinned to (`CURLOPT_RESOLVE`): a unicast address of another
+    /// host. Loopback and unspecified addresses would send the probe to a service of this
+    /// machine, multicast to every host on the link, and a link-local IPv6 address names no
+    /// link; a verdict must never rest on any of them.
+    static func pinnable(_ address: String) -> Bool {
+        guard let bytes = IPAddressText.address(address, octets: .strict), ResolverAddress.isUnicast(bytes) else { return false }
+        return !(bytes.count == 16 && bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80)
     }
 }

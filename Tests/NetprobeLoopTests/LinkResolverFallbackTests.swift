@@ -122,6 +122,36 @@ import Testing
         #expect(runner.requests.allSatisfy { $0.resolveWithin == nil })
     }
 
+    /// Answers a probe may be sent to.
+    @Test(arguments: [
+        ("203.0.113.10", true), ("10.66.0.1", true), ("2001:db8::10", true),
+        ("127.0.0.1", false), ("127.1.2.3", false), ("0.0.0.0", false), ("224.0.0.1", false), ("255.255.255.255", false),
+        ("::1", false), ("::", false), ("ff02::1", false), ("fe80::1", false), ("::ffff:127.0.0.1", false), ("garbage", false),
+    ])
+    func pinnable(_ row: (String, Bool)) {
+        #expect(LinkResolverFallback.pinnable(row.0) == row.1)
+    }
+
+    /// The trigger: every probe failed to resolve, not DNS as the most common failure.
+    @Test func theLinkIsAskedOnlyWhenEveryProbeFailedToResolve() throws {
+        let state = try LinkState()
+        let (report, _, link) = try Self.check(state) { kind in
+            kind == .first ? Self.unresolved : Kit.ok(20)
+        }
+        #expect(report.resolvers.linkAsked && link.asked == 1)
+        // One probe refused (its name resolved), the others silent: DNS is the most common
+        // failure, yet the configured resolvers answered one name.
+        let runner = ScriptedRunner { name, request in
+            guard Self.kind(request) == .first else { return Kit.ok(20) }
+            return name == "a" ? ScriptedRunner.Answer(at: .milliseconds(5), error: .refused) : Self.unresolved
+        }
+        let mixed = Link()
+        let checker = Kit.checker(Self.v4, runner)
+        checker.linkLookUp = mixed.lookUp
+        let second = try checker.run(Self.options(state))
+        #expect(second.reason == .dnsFailed && !second.resolvers.linkAsked && mixed.asked == 0)
+    }
+
     /// Planning alone: which configurations already reach the link's resolvers.
     @Test(arguments: [
         // (configured, local stub, upstreams, link) -> reaches

@@ -25,3 +25,14 @@ import Testing
         #expect(DNSSocket.address("fe80::53%lo", interface: "nosuchif0") == nil)
     }
 }
+
+/// Every question of one exchange has its own ID.
+@Suite struct DNSQueryIDTests {
+    @Test func noTwoQuestionsShareAnID() {
+        for count in [0, 1, 2, 12, 4096] {
+            let ids = DNSExchange.uniqueIDs(count)
+            #expect(ids.count == count && Set(ids).count == count)
+        }
+        #expect(Set(DNSExchange.uniqueIDs(1 << 16)).count == 1 << 16)
+    }
+}

@@ -16,6 +16,7 @@ import time
 from hostile import Case
 
 SERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support", "dns_server.py")
+WEB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support", "probe_server.py")
 RESOLVER = "198.51.100.53"
 
 
@@ -28,15 +29,28 @@ def resolver_namespace(ctx):
         subprocess.run(["ip", "link", "set", "d1", "netns", name], check=True)
         for command in (["link", "set", "lo", "up"], ["link", "set", "d1", "up"], ["addr", "add", RESOLVER + "/24", "dev", "d1"]):
             subprocess.run(["ip", "-n", name] + command, check=True)
+        # The probes' web server, beside the resolver and off loopback: netprobe never pins a
+        # loopback answer, so the resolver answers with this host's address.
+        portfile = os.path.join(ctx.root, "web-%s.port" % name)
+        web = subprocess.Popen(["ip", "netns", "exec", name, "python3", WEB, "--bind", RESOLVER, "--port", "8080",
+                                "--portfile", portfile], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        ctx.cleanups.append(lambda: (web.kill(), web.wait()))
+        for _ in range(200):
+            if os.path.exists(portfile) and os.path.getsize(portfile) > 0:
+                break
+            time.sleep(0.025)
+        else:
+            raise RuntimeError("probe_server.py did not start in %s" % name)
     return name
 
 
-def start_resolver(ctx, mode, networkd_dns=RESOLVER):
-    """dns_server.py in `mode` on RESOLVER:53; the case's networkd link state names
-    `networkd_dns` as the link's resolvers (None: no link state)."""
+def start_resolver(ctx, mode, networkd_dns=RESOLVER, ipv4=RESOLVER):
+    """dns_server.py in `mode` on RESOLVER:53, answering `ipv4` (the web server beside it);
+    the case's networkd link state names `networkd_dns` as the link's resolvers (None: no
+    link state)."""
     namespace = resolver_namespace(ctx)
     server = subprocess.Popen(["ip", "netns", "exec", namespace, "python3", SERVER, "--address", RESOLVER, "--port", "53",
-                               "--ipv4", "127.0.0.1", mode],
+                               "--ipv4", ipv4, mode],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     ctx.spawned.append(server)
     line = server.stdout.readline()  # "listening 53" once bound, or "" if it died
@@ -75,7 +89,7 @@ def write_lease(path, data, age=0):
 
 
 def dns_case(mode, status, reason, link_error=None, timeout=4, name=None, leases=None, networkd_dns=RESOLVER,
-             link=None, extra=None, kind="dns answer"):
+             link=None, extra=None, kind="dns answer", ipv4=RESOLVER):
     """`leases`: {path under /var/lib: (text, age)} written before the run; `link`: the
     resolvers dns.link must list (default [RESOLVER]); `extra`: (report) -> error or None."""
     link = [RESOLVER] if link is None else link
@@ -85,7 +99,7 @@ def dns_case(mode, status, reason, link_error=None, timeout=4, name=None, leases
             lease_directories(ctx)
             for path, (data, age) in leases.items():
                 write_lease(path, data, age)
-        start_resolver(ctx, mode, networkd_dns)
+        start_resolver(ctx, mode, networkd_dns, ipv4)
 
     def argv(ctx):
         probes = [{"name": "p%d" % i, "operator": "op%d" % i, "url": "http://probe%d.hostile.test:8080%s" % (i, path),
@@ -136,6 +150,51 @@ CASES = [
     dns_case("other-port", 1, "dns-failed", "no answer"),
     dns_case("silent", 1, "dns-failed", "no answer"),
 ]
+
+# The fallback itself: a lost datagram is sent again; a truncated answer whose TCP retry is
+# dropped costs only its own name; a silent first server leaves time for the second; answers
+# of loopback, unspecified or multicast addresses are never pinned (the probes would go to
+# this machine or the whole link); and the link's resolvers are asked only when every probe
+# failed to resolve.
+CASES += [
+    dns_case("drop-first", 1, "resolver-blocked"),
+    dns_case("truncated-first-tcp-silent", 1, "resolver-blocked"),
+    dns_case("answer", 1, "resolver-blocked", name="dns-link-second-server", networkd_dns="198.51.100.54 " + RESOLVER,
+             link=["198.51.100.54", RESOLVER]),
+]
+for address in ("127.0.0.1", "0.0.0.0", "224.0.0.1"):
+    CASES.append(dns_case("answer", 1, "dns-failed", "only loopback, unspecified or multicast addresses",
+                          name="dns-link-answers-" + address, ipv4=address))
+
+
+def not_every_probe_case():
+    """An IP-literal probe refused beside two names that do not resolve: DNS is the most
+    common failure, but not every probe failed to resolve, so the link is not asked."""
+    def setup(ctx):
+        start_resolver(ctx, "answer")
+
+    def argv(ctx):
+        probes = [{"name": "literal", "operator": "op0", "url": "http://%s:9/generate_204" % RESOLVER,
+                   "expect": {"status": [204], "body": {"exact": ""}}}]
+        probes += [{"name": "p%d" % i, "operator": "op%d" % i, "url": "http://probe%d.hostile.test:8080/generate_204" % i,
+                    "expect": {"status": [204], "body": {"exact": ""}}} for i in (1, 2)]
+        config = ctx.write("probes.json", json.dumps({"version": 1, "timeout": 4, "probe_timeout": 4, "quorum": 2,
+                                                      "probes": probes}))
+        return ["--config", config, "--timeout", "4", "--json"]
+
+    def check(ctx, r):
+        report = json.loads(r.stdout)
+        if report["reason"] != "dns-failed" or report["dns"]["link_asked"]:
+            return "the link was asked though a probe did not fail to resolve: %s %r" % (report["reason"], report["dns"])
+        return None
+
+    case = Case("dns-link-not-every-probe", argv, 1, deadline=5.5, timeout=4, json_clean=True, check=check, setup=setup,
+                kind="dns answer")
+    case.env_from_dir = lambda d: {"NETPROBE_NETIF_STATE_DIR": os.path.join(d, "links")}
+    return case
+
+
+CASES.append(not_every_probe_case())
 
 # Leases written to mislead: each read exactly, and no resolver asked that is not the current
 # network's unicast one. d0 holds 198.51.100.2; RESOLVER answers well.
