@@ -56,6 +56,7 @@ public final class Checker {
             results[index] = try LinkResolverFallback.retry(results[index], config: options.config, started: start,
                                                             deadline: deadline, lookUp: linkLookUp, runner: transferRunner)
         }
+        results = RouteTruth.apply(results, allPaths: options.allPaths, snapshot: snapshot, source: source)
         let paths = results.map { PathReport($0, config: options.config, started: start) }
         // After the verdict, which it never changes: only an IPv6-only machine asks, once.
         snapshot.nat64 = NAT64Discovery.discover(snapshot, deadline: deadline)

@@ -49,4 +49,19 @@ public struct PathReader: Sendable {
         return PathSnapshot(
             interfaces: dump.interfaces, defaultRoutes: dump.defaultRoutes, kernelRoutes: dump.kernelRoutes, dns: dns)
     }
+
+    /// The kernel's route for each destination (an address a probe connected to), asked as
+    /// `ip route get ADDRESS` asks it, over one netlink socket; devices named from
+    /// `interfaces`. Addresses that are not IP addresses are left out.
+    public func routes(to destinations: [String], interfaces: [NetworkInterface]) throws(NetlinkError) -> [String: KernelRoute] {
+        guard !destinations.isEmpty else { return [:] }
+        let socket = try NetlinkSocket()
+        var routes: [String: KernelRoute] = [:]
+        for destination in destinations where routes[destination] == nil {
+            guard let bytes = IPAddressText.address(destination, octets: .strict) else { continue }
+            routes[destination] = try KernelRouteLookup.ask(socket, family: bytes.count == 4 ? .ipv4 : .ipv6,
+                                                             destination: destination, interfaces: interfaces)
+        }
+        return routes
+    }
 }

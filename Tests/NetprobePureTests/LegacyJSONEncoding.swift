@@ -210,7 +210,7 @@ struct LegacyProbeDocument: Encodable {
         case bytesReceived = "bytes_received"
         case bodyTruncated = "body_truncated"
         case remoteAddress = "remote_address"
-        case resolver
+        case resolver, interface
         case skipReason = "skip_reason"
         case durationMs = "duration_ms"
         case dnsHijack = "dns_hijack"
@@ -249,6 +249,7 @@ struct LegacyProbeDocument: Encodable {
         try container.encode(observation?.bytesReceived, forKey: .bytesReceived)
         try container.encode(observation.map(\.bodyTruncated), forKey: .bodyTruncated)
         try container.encode(observation?.remoteAddress, forKey: .remoteAddress)
+        try container.encode(NetworkText.jsonValue(observation?.interface), forKey: .interface)
         try container.encode(observation?.resolver, forKey: .resolver)
         try container.encode(Classifier.dnsHijack(evidence), forKey: .dnsHijack)
         try container.encode(observation.map { Rounding.ms($0.timings.totalMs) }, forKey: .durationMs)
