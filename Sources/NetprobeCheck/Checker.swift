@@ -18,6 +18,8 @@ public final class Checker {
     private var runner: (any TransferRunner)?
     /// The gates the last check saw (`gateMoved`).
     private(set) var lastGates: [PathGate]?
+    /// How the link's resolvers are asked (tests answer for them).
+    var linkLookUp: LinkResolverFallback.LookUp = LinkResolverFallback.lookUp(_:families:link:deadline:)
 
     /// `source` and `makeRunner` default to the kernel and libcurl; the runner is made on the
     /// first round that sends anything, and reused by the rounds after it (wait and watch).
@@ -52,8 +54,9 @@ public final class Checker {
                                     : round.run(on: try transferRunner(), deadline: deadline)
         for index in results.indices {
             results[index] = try LinkResolverFallback.retry(results[index], config: options.config, started: start,
-                                                            deadline: deadline, runner: transferRunner)
+                                                            deadline: deadline, lookUp: linkLookUp, runner: transferRunner)
         }
+        results = RouteTruth.apply(results, allPaths: options.allPaths, snapshot: snapshot, source: source)
         let paths = results.map { PathReport($0, config: options.config, started: start) }
         // After the verdict, which it never changes: only an IPv6-only machine asks, once.
         snapshot.nat64 = NAT64Discovery.discover(snapshot, deadline: deadline)

@@ -20,6 +20,8 @@ struct PathPlan {
     /// The link's own resolvers, when its DHCP/RA client recorded some that differ from the
     /// configured ones: asked if the configured ones fail for the probe names.
     var linkResolvers: LinkResolvers?
+    /// Lease files passed over for what they are (too large, not a regular file), "PATH: why".
+    var leaseProblems: [String] = []
     /// Whose answers the probes' addresses come from (`ProbeObservation.resolver`).
     var resolver = "configured"
 
@@ -60,16 +62,27 @@ struct PathPlan {
     /// check for the system resolver's own time-outs (5 s and more).
     static let configuredResolverPatience = 1.0
 
-    /// Finds the link's own resolvers and, when they differ from the configured ones, gives
-    /// every probe that the system resolver looks up a resolve deadline, so that silence
-    /// from the configured resolvers is a DNS failure after `configuredResolverPatience`.
+    /// Finds the link's own resolvers and, when the machine's questions do not already go to
+    /// them, gives every probe that the system resolver looks up a resolve deadline, so that
+    /// silence from the configured resolvers is a DNS failure after `configuredResolverPatience`.
     mutating func watchResolvers(_ options: CheckOptions, snapshot: PathSnapshot, through: [String]) {
-        guard options.askLinkResolvers, let link = options.leases.resolvers(path: snapshot, through: through),
-              Set(link.servers) != Set(snapshot.dns.servers) else { return }
+        guard options.askLinkResolvers else { return }
+        let reading = options.leases.read(path: snapshot, through: through)
+        leaseProblems = reading.problems
+        guard let link = options.leases.resolvers(reading), !Self.reaches(link, snapshot.dns) else { return }
         linkResolvers = link
         for index in requests.indices where requests[index].proxy == nil && Self.looksUpName(requests[index].url) {
             requests[index].resolveWithin = Self.configuredResolverPatience
         }
+    }
+
+    /// Whether the machine's questions already go to the link's resolvers. A local stub is
+    /// judged by what it forwards to, never by its own loopback address (which no link
+    /// announces): its upstreams must include every one of the link's resolvers. Without a
+    /// stub, or with one whose upstreams are unknown, the configured servers must be the link's.
+    static func reaches(_ link: LinkResolvers, _ dns: DNSConfiguration) -> Bool {
+        if dns.localStub && !dns.upstreams.isEmpty { return Set(link.servers).isSubset(of: dns.upstreams) }
+        return Set(link.servers) == Set(dns.servers)
     }
 
     /// The URL's host is a name (not an IP literal): the system resolver is asked for it.

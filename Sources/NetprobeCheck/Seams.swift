@@ -8,6 +8,14 @@ import NetprobeNetwork
 /// (`PathReader`); tests hand the loops a scripted one.
 public protocol PathSource {
     func snapshot() throws(CheckError) -> PathSnapshot
+    /// The kernel's route for each address probes connected to (`ip route get ADDRESS`); an
+    /// address it cannot answer for is left out.
+    func routes(to destinations: [String], interfaces: [NetworkInterface]) -> [String: RouteAnswer]
+}
+
+extension PathSource {
+    /// A source that knows no routes: probes keep the path's name.
+    public func routes(to destinations: [String], interfaces: [NetworkInterface]) -> [String: RouteAnswer] { [:] }
 }
 
 /// What runs a round of HTTP transfers concurrently. The real one is libcurl's multi
@@ -39,5 +47,10 @@ public struct KernelPaths: PathSource {
         } catch {
             throw .netlink(error.description)
         }
+    }
+
+    /// A failed lookup costs only the probes' device names: the verdict stands without them.
+    public func routes(to destinations: [String], interfaces: [NetworkInterface]) -> [String: RouteAnswer] {
+        (try? reader.routes(to: destinations, interfaces: interfaces)) ?? [:]
     }
 }

@@ -102,6 +102,8 @@ enum DNSDocument {
             "search_domains": .strings(dns.searchDomains),
             "servers": .strings(dns.servers),
             "source": .string(dns.source),
+            "upstreams": .strings(dns.upstreams),
+            "upstreams_source": .string(dns.upstreamsSource),
         ])
     }
 
@@ -109,6 +111,8 @@ enum DNSDocument {
     static func json(_ dns: DNSConfiguration, resolvers: ResolverReport) -> JSONOut {
         .object([
             "configured": .strings(dns.servers),
+            "configured_retried": .bool(resolvers.configuredRetried),
+            "lease_errors": .strings(resolvers.leaseErrors.map(NetworkText.jsonValue)),
             "link": .strings(resolvers.link),
             "link_asked": .bool(resolvers.linkAsked),
             "link_error": .string(NetworkText.jsonValue(resolvers.linkError)),
@@ -119,6 +123,8 @@ enum DNSDocument {
             "search_domains": .strings(dns.searchDomains),
             "servers": .strings(dns.servers),
             "source": .string(dns.source),
+            "upstreams": .strings(dns.upstreams),
+            "upstreams_source": .string(dns.upstreamsSource),
             "used": .string(resolvers.used.rawValue),
         ])
     }

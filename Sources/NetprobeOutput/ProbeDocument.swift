@@ -17,6 +17,7 @@ enum ProbeDocument {
             "error": .string(NetworkText.jsonValue(error)),
             "error_class": .string(evidence.errorClass?.rawValue),
             "headers": observation.map(headers) ?? .null,
+            "interface": .string(NetworkText.jsonValue(observation?.interface)),
             "name": .string(NetworkText.jsonValue(evidence.spec.name)),
             "operator": .string(NetworkText.jsonValue(evidence.spec.operatorName)),
             "outcome": .string(evidence.outcome.rawValue),

@@ -119,7 +119,10 @@ public enum TextFormatter {
             lines.append("  traffic (\(route.family.rawValue)): " + kernelRouteText(route))
         }
         let servers = path.dns.servers.isEmpty ? "none" : path.dns.servers.map { TerminalText.escape($0) }.joined(separator: " ")
-        lines.append("  dns: \(servers)\(path.dns.localStub ? " (local stub resolver)" : "")")
+        let upstreams = path.dns.upstreams.map { TerminalText.escape($0) }.joined(separator: " ")
+        let stub = !path.dns.localStub ? "" : upstreams.isEmpty ? " (local stub resolver)"
+            : " (local stub resolver, forwarding to \(upstreams))"
+        lines.append("  dns: \(servers)\(stub)")
         if let nat64 = path.nat64 {
             lines.append("  nat64: \(nat64.prefix) (IPv6 only; DNS64 at \(TerminalText.escape(nat64.resolver)))")
         }

@@ -39,8 +39,8 @@ enum ResolvConf {
             localStub: servers.contains(where: isLoopback), source: source)
     }
 
-    /// IPv4 dotted quad or IPv6, optionally with a "%zone" suffix (fe80::1%eth0), as
-    /// inet_pton(3) reads them (no leading zeros in an IPv4 octet).
+    /// IPv4 dotted quad or IPv6, optionally with a "%zone" suffix naming an interface
+    /// (fe80::1%eth0), as inet_pton(3) reads them (no leading zeros in an IPv4 octet).
     static func isIPAddress(_ text: String) -> Bool {
         address(text) != nil
     }
@@ -54,7 +54,10 @@ enum ResolvConf {
         return Array(bytes[0..<12]) == mappedPrefix && bytes[12] == 127
     }
 
+    /// The address's bytes; a zone only as an interface name (it is written into reports).
     private static func address(_ text: String) -> [UInt8]? {
-        IPAddressText.address(text, zone: .plain, octets: .strict)
+        if let percent = text.firstIndex(of: "%"),
+           !ResolverAddress.isInterfaceName(text[text.index(after: percent)...]) { return nil }
+        return IPAddressText.address(text, zone: .plain, octets: .strict)
     }
 }

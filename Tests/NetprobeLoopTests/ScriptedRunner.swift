@@ -17,6 +17,8 @@ final class ScriptedRunner: TransferRunner {
         var body: String = ""
         var error: TransportErrorKind?
         var headers: [(name: String, value: String)] = []
+        /// The address the transfer connected to (CURLINFO_PRIMARY_IP).
+        var remoteAddress: String?
     }
 
     /// The answer for a request (by its name within its path, and the request itself), nil = never answers.
@@ -88,7 +90,8 @@ final class ScriptedRunner: TransferRunner {
             } else if let answer = answers[event.index] {
                 var seen = ProbeObservation(name: request.name, url: request.url, status: answer.status, headers: answer.headers,
                                             body: Array(answer.body.utf8),
-                                            timings: ProbeTimings(totalMs: answer.at.inMilliseconds))
+                                            timings: ProbeTimings(totalMs: answer.at.inMilliseconds),
+                                            remoteAddress: answer.remoteAddress)
                 if let kind = answer.error { seen.transportError = TransportError(kind: kind, code: 7, message: "\(kind)") }
                 deliver(event.index, seen, at: event.moment)
             }

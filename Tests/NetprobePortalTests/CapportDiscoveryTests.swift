@@ -40,7 +40,12 @@ import Testing
 
     static func path(_ links: [(String, Int, Int)]) -> PathSnapshot {
         PathSnapshot(
-            interfaces: links.map { NetworkInterface(name: $0.0, index: $0.1, type: .ethernet, up: true, carrier: true, operstate: "up", mtu: 1500) },
+            interfaces: links.map {
+                // Each link holds the address its lease gave: 198.51.100.<index>.
+                NetworkInterface(name: $0.0, index: $0.1, type: .ethernet, up: true, carrier: true, operstate: "up", mtu: 1500,
+                                 addresses: [InterfaceAddress(family: .ipv4, address: "198.51.100.\($0.1)", prefixLength: 24,
+                                                              scope: .global)])
+            },
             defaultRoutes: links.map { DefaultRoute(family: .ipv4, gateway: "198.51.100.1", interface: $0.0, interfaceIndex: $0.1, metric: $0.2, table: 254) },
             dns: DNSConfiguration(servers: [], localStub: false, source: "/etc/resolv.conf"))
     }
@@ -107,8 +112,9 @@ import Testing
     }
 
     /// A raw DHCP message as dhcpcd stores it: BOOTP header, cookie, options.
-    static func dhcpMessage(_ options: [(UInt8, [UInt8])]) -> [UInt8] {
-        var message = [UInt8](repeating: 0, count: 236) + [99, 130, 83, 99]
+    /// `yiaddr` is eth0's address in the fixtures.
+    static func dhcpMessage(_ options: [(UInt8, [UInt8])], yiaddr: [UInt8] = [198, 51, 100, 2]) -> [UInt8] {
+        var message = [UInt8](repeating: 0, count: 16) + yiaddr + [UInt8](repeating: 0, count: 216) + [99, 130, 83, 99]
         for (code, value) in options { message += [code, UInt8(value.count)] + value }
         return message + [255]
     }
@@ -173,7 +179,7 @@ import Testing
     @Test func newestDhclientLeaseFileWins() throws {
         let tree = try Tree()
         func leases(_ uri: String) -> String {
-            "lease { interface \"eth0\"; option default-url \"\(uri)\"; expire never; }\n"
+            "lease { interface \"eth0\"; fixed-address 198.51.100.2; option default-url \"\(uri)\"; expire never; }\n"
         }
         try tree.write("dhcp/dhclient.a.leases", leases("https://a.example/api"), modified: Date(timeIntervalSince1970: 1_700_000_000))
         try tree.write("dhcp/dhclient.b.leases", leases("https://b.example/api"), modified: Date(timeIntervalSince1970: 1_600_000_000))

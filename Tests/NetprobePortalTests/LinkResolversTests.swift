@@ -26,6 +26,7 @@ import Testing
         try tree.write("dhcp/dhclient.eth0.leases", """
             lease {
               interface "eth0";
+              fixed-address 198.51.100.2;
               option domain-name-servers 198.51.100.1, 198.51.100.2;
               expire 4 2099/12/31 00:00:00;
             }

@@ -120,6 +120,20 @@ import Testing
         #expect(NAT64Prefix.prefix(of: Self.bytes(address)) == prefix)
     }
 
+    /// Prefixes RFC 6052 does not allow, or that no NAT64 can have, are never reported.
+    @Test(arguments: [
+        "::ffff:c000:aa",                 // IPv4-mapped ::ffff:0:0/96
+        "::c000:aa",                      // all zero: IPv4-compatible ::/96
+        "ff0e::c000:aa",                  // multicast /96
+        "ff0e:0:c000:aa::",               // multicast /32
+        "64:ff9b::100:0:c000:aa",         // /96 with a non-zero u octet (byte 8)
+        "2001:db8:122:344:1c0:0:aa00:0",  // /64 with a non-zero u octet
+        "2001:db8:c000:aa:ff00::",        // /32 with a non-zero u octet
+    ])
+    func prefixesRFC6052DoesNotAllow(_ address: String) {
+        #expect(NAT64Prefix.prefix(of: Self.bytes(address)) == nil)
+    }
+
     @Test func addressesWithoutTheWellKnownOnesShowNone() {
         #expect(NAT64Prefix.prefix(of: Self.bytes("2001:db8:2::10")) == nil)
         #expect(NAT64Prefix.prefix(of: Self.bytes("64:ff9b::c000:ac")) == nil)

@@ -78,6 +78,19 @@ struct DNSExchangeTests {
         #expect(elapsed < 0.5 + 0.5)
     }
 
+    /// The first datagram of each question is lost: the retransmit after 250 ms is answered.
+    @Test func aLostDatagramIsSentAgain() throws {
+        let (outcomes, _) = try Self.withServer("drop-first") { Self.ask($0, seconds: 2) }
+        #expect(outcomes.map { try? $0.get().addresses } == [["203.0.113.10"], ["2001:db8:2::10"]])
+    }
+
+    /// One answer truncated and its TCP retry never answered: the other answer is kept.
+    @Test func aDroppedTCPRetryCostsOnlyItsOwnQuestion() throws {
+        let (outcomes, elapsed) = try Self.withServer("truncated-first-tcp-silent") { Self.ask($0, seconds: 1) }
+        #expect(outcomes == [.failure(.timeout), .success(DNSAnswer(truncated: false, addresses: ["2001:db8:2::10"]))])
+        #expect(elapsed < 1 + 0.5)
+    }
+
     @Test func garbageIsNeverAnAnswer() throws {
         let (outcomes, _) = try Self.withServer("garbage") { Self.ask($0, seconds: 0.5) }
         #expect(outcomes.allSatisfy { if case .failure = $0 { true } else { false } })

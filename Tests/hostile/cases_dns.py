@@ -5,15 +5,18 @@ far end of the namespace's veth) as the link's resolver, and that server answers
 purpose. The resolver runs in a namespace of its own holding d1, so its answers arrive on d0,
 as a link's resolver's do (netprobe's socket is bound to the link). Every case ends in dns-failed with the link's error said, or (when the answer is
 good) in resolver-blocked, within --timeout: never a crash, a hang or a verdict built on a
-bad answer."""
+bad answer. The lease cases put lease files under a tmpfs over /var/lib (in the corpus's own
+mount namespace) and check that only a current lease's unicast resolvers are asked."""
 
 import json
 import os
 import subprocess
+import time
 
 from hostile import Case
 
 SERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support", "dns_server.py")
+WEB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support", "probe_server.py")
 RESOLVER = "198.51.100.53"
 
 
@@ -26,14 +29,28 @@ def resolver_namespace(ctx):
         subprocess.run(["ip", "link", "set", "d1", "netns", name], check=True)
         for command in (["link", "set", "lo", "up"], ["link", "set", "d1", "up"], ["addr", "add", RESOLVER + "/24", "dev", "d1"]):
             subprocess.run(["ip", "-n", name] + command, check=True)
+        # The probes' web server, beside the resolver and off loopback: netprobe never pins a
+        # loopback answer, so the resolver answers with this host's address.
+        portfile = os.path.join(ctx.root, "web-%s.port" % name)
+        web = subprocess.Popen(["ip", "netns", "exec", name, "python3", WEB, "--bind", RESOLVER, "--port", "8080",
+                                "--portfile", portfile], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        ctx.cleanups.append(lambda: (web.kill(), web.wait()))
+        for _ in range(200):
+            if os.path.exists(portfile) and os.path.getsize(portfile) > 0:
+                break
+            time.sleep(0.025)
+        else:
+            raise RuntimeError("probe_server.py did not start in %s" % name)
     return name
 
 
-def start_resolver(ctx, mode):
-    """dns_server.py in `mode` on RESOLVER:53, the link's resolver of the case's link state."""
+def start_resolver(ctx, mode, networkd_dns=RESOLVER, ipv4=RESOLVER):
+    """dns_server.py in `mode` on RESOLVER:53, answering `ipv4` (the web server beside it);
+    the case's networkd link state names `networkd_dns` as the link's resolvers (None: no
+    link state)."""
     namespace = resolver_namespace(ctx)
     server = subprocess.Popen(["ip", "netns", "exec", namespace, "python3", SERVER, "--address", RESOLVER, "--port", "53",
-                               "--ipv4", "127.0.0.1", mode],
+                               "--ipv4", ipv4, mode],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     ctx.spawned.append(server)
     line = server.stdout.readline()  # "listening 53" once bound, or "" if it died
@@ -43,13 +60,46 @@ def start_resolver(ctx, mode):
         index = f.read().strip()
     links = ctx.path("links")
     os.makedirs(links, exist_ok=True)
-    with open(os.path.join(links, index), "w") as f:
-        f.write("ADMIN_STATE=configured\nDNS=%s\n" % RESOLVER)
+    if networkd_dns is not None:
+        with open(os.path.join(links, index), "wb") as f:
+            f.write(b"ADMIN_STATE=configured\nDNS=" + (networkd_dns if isinstance(networkd_dns, bytes) else networkd_dns.encode())
+                    + b"\n")
 
 
-def dns_case(mode, status, reason, link_error=None, timeout=4):
+def lease_directories(ctx):
+    """An empty tmpfs over /var/lib, in the corpus's private mount namespace (the host's is
+    never touched), so the cases' lease files are the only ones netprobe reads; emptied for
+    each case, unmounted when the corpus ends."""
+    if not getattr(ctx, "lease_tmpfs", False):
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m,mode=0755", "hostile-leases", "/var/lib"], check=True)
+        ctx.cleanups.append(lambda: subprocess.run(["umount", "/var/lib"], check=False))
+        ctx.lease_tmpfs = True
+    for entry in os.listdir("/var/lib"):
+        subprocess.run(["rm", "-rf", os.path.join("/var/lib", entry)], check=True)
+
+
+def write_lease(path, data, age=0):
+    """A lease file at `path` under /var/lib, last written `age` seconds ago."""
+    full = os.path.join("/var/lib", path)
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    with open(full, "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+    written = time.time() - age
+    os.utime(full, (written, written))
+
+
+def dns_case(mode, status, reason, link_error=None, timeout=4, name=None, leases=None, networkd_dns=RESOLVER,
+             link=None, extra=None, kind="dns answer", ipv4=RESOLVER):
+    """`leases`: {path under /var/lib: (text, age)} written before the run; `link`: the
+    resolvers dns.link must list (default [RESOLVER]); `extra`: (report) -> error or None."""
+    link = [RESOLVER] if link is None else link
+
     def setup(ctx):
-        start_resolver(ctx, mode)
+        if leases is not None:
+            lease_directories(ctx)
+            for path, (data, age) in leases.items():
+                write_lease(path, data, age)
+        start_resolver(ctx, mode, networkd_dns, ipv4)
 
     def argv(ctx):
         probes = [{"name": "p%d" % i, "operator": "op%d" % i, "url": "http://probe%d.hostile.test:8080%s" % (i, path),
@@ -66,19 +116,21 @@ def dns_case(mode, status, reason, link_error=None, timeout=4):
         if report["reason"] != reason:
             return "reason %s, expected %s" % (report["reason"], reason)
         dns = report["dns"]
-        if dns["link"] != [RESOLVER] or not dns["link_asked"]:
-            return "the link's resolver was not asked: %r" % dns
+        if dns["link"] != link or (link and not dns["link_asked"]):
+            return "the link's resolvers were not %r, asked: %r" % (link, dns)
+        if not link and dns["link_asked"]:
+            return "a resolver asked that is no current lease's: %r" % dns
         if link_error and link_error not in (dns["link_error"] or ""):
             return "link_error %r lacks %r" % (dns["link_error"], link_error)
         if reason == "dns-failed" and (dns["used"] != "configured" or any(p["resolver"] == "link" for p in report["probes"])):
             return "a verdict built on a bad answer: %r" % dns
-        return None
+        return extra(report) if extra else None
 
     def env(ctx_dir):
         return {"NETPROBE_NETIF_STATE_DIR": os.path.join(ctx_dir, "links")}
 
-    case = Case("dns-link-" + mode, argv, status, deadline=timeout + 1.5, timeout=timeout, json_clean=True, check=check,
-                setup=setup, kind="dns answer")
+    case = Case(name or "dns-link-" + mode, argv, status, deadline=timeout + 1.5, timeout=timeout, json_clean=True,
+                check=check, setup=setup, kind=kind)
     case.env_from_dir = env
     return case
 
@@ -97,4 +149,104 @@ CASES = [
     dns_case("nxdomain", 1, "dns-failed", "NXDOMAIN"),
     dns_case("other-port", 1, "dns-failed", "no answer"),
     dns_case("silent", 1, "dns-failed", "no answer"),
+]
+
+# The fallback itself: a lost datagram is sent again; a truncated answer whose TCP retry is
+# dropped costs only its own name; a silent first server leaves time for the second; answers
+# of loopback, unspecified or multicast addresses are never pinned (the probes would go to
+# this machine or the whole link); and the link's resolvers are asked only when every probe
+# failed to resolve.
+CASES += [
+    dns_case("drop-first", 1, "resolver-blocked"),
+    dns_case("truncated-first-tcp-silent", 1, "resolver-blocked"),
+    dns_case("answer", 1, "resolver-blocked", name="dns-link-second-server", networkd_dns="198.51.100.54 " + RESOLVER,
+             link=["198.51.100.54", RESOLVER]),
+]
+for address in ("127.0.0.1", "0.0.0.0", "224.0.0.1"):
+    CASES.append(dns_case("answer", 1, "dns-failed", "only loopback, unspecified or multicast addresses",
+                          name="dns-link-answers-" + address, ipv4=address))
+
+
+def not_every_probe_case():
+    """An IP-literal probe refused beside two names that do not resolve: DNS is the most
+    common failure, but not every probe failed to resolve, so the link is not asked."""
+    def setup(ctx):
+        start_resolver(ctx, "answer")
+
+    def argv(ctx):
+        probes = [{"name": "literal", "operator": "op0", "url": "http://%s:9/generate_204" % RESOLVER,
+                   "expect": {"status": [204], "body": {"exact": ""}}}]
+        probes += [{"name": "p%d" % i, "operator": "op%d" % i, "url": "http://probe%d.hostile.test:8080/generate_204" % i,
+                    "expect": {"status": [204], "body": {"exact": ""}}} for i in (1, 2)]
+        config = ctx.write("probes.json", json.dumps({"version": 1, "timeout": 4, "probe_timeout": 4, "quorum": 2,
+                                                      "probes": probes}))
+        return ["--config", config, "--timeout", "4", "--json"]
+
+    def check(ctx, r):
+        report = json.loads(r.stdout)
+        if report["reason"] != "dns-failed" or report["dns"]["link_asked"]:
+            return "the link was asked though a probe did not fail to resolve: %s %r" % (report["reason"], report["dns"])
+        return None
+
+    case = Case("dns-link-not-every-probe", argv, 1, deadline=5.5, timeout=4, json_clean=True, check=check, setup=setup,
+                kind="dns answer")
+    case.env_from_dir = lambda d: {"NETPROBE_NETIF_STATE_DIR": os.path.join(d, "links")}
+    return case
+
+
+CASES.append(not_every_probe_case())
+
+# Leases written to mislead: each read exactly, and no resolver asked that is not the current
+# network's unicast one. d0 holds 198.51.100.2; RESOLVER answers well.
+D0 = "198.51.100.2"
+HEAD = 'lease {\n  interface "d0";\n  fixed-address %s;\n' % D0
+
+
+def lease_case(name, leases, status, reason, link=None, networkd_dns=None, extra=None):
+    """reason timeout: no lease counts, so nothing cuts the configured resolvers' silence short
+    (the namespace reaches none) and the check ends at its deadline, having asked no one."""
+    return dns_case("answer", status, reason, name="dns-lease-" + name, leases=leases, networkd_dns=networkd_dns,
+                    link=link, extra=extra, kind="lease", timeout=3 if reason == "timeout" else 4)
+
+
+def lease_error(text):
+    def extra(report):
+        errors = report["dns"]["lease_errors"]
+        return None if any(text in e for e in errors) else "lease_errors %r lack %r" % (errors, text)
+    return extra
+
+
+CASES += [
+    # A hotspot's NetworkManager lease (another address), alone, then beside the current one.
+    lease_case("nm-stale", {"NetworkManager/internal-0000-d0.lease": ("ADDRESS=203.0.113.77\nDNS=%s\n" % RESOLVER, 0)},
+               1, "timeout", link=[]),
+    lease_case("nm-stale-beside-current",
+               {"NetworkManager/internal-0000-d0.lease": ("ADDRESS=203.0.113.77\nDNS=203.0.113.54\n", 0),
+                "NetworkManager/internal-ffff-d0.lease": ("ADDRESS=%s\nDNS=%s\nLIFETIME=86400\n" % (D0, RESOLVER), 600)},
+               1, "resolver-blocked"),
+    lease_case("nm-expired", {"NetworkManager/internal-ffff-d0.lease": ("ADDRESS=%s\nDNS=%s\nLIFETIME=60\n" % (D0, RESOLVER), 600)},
+               1, "timeout", link=[]),
+    lease_case("dhclient-quoted-brace",
+               {"dhcp/dhclient.d0.leases": (HEAD + '  option domain-name "x}; option domain-name-servers 203.0.113.54;";\n'
+                                            '  option domain-name-servers %s;\n  expire never;\n}\n' % RESOLVER, 0)},
+               1, "resolver-blocked"),
+    lease_case("dhclient-epoch",
+               {"dhcp/dhclient.d0.leases": (HEAD + "  option domain-name-servers %s;\n  expire epoch %d;\n}\n"
+                                            % (RESOLVER, time.time() + 3600), 0)},
+               1, "resolver-blocked"),
+    lease_case("dhclient-no-expire", {"dhcp/dhclient.d0.leases": (HEAD + "  option domain-name-servers %s;\n}\n" % RESOLVER, 0)},
+               1, "timeout", link=[]),
+    lease_case("dhclient-over-the-limit",
+               {"dhcp/dhclient.d0.leases": (HEAD + "  option domain-name-servers %s;\n  expire never;\n}\n" % RESOLVER
+                                            + "#" * 300000, 0)},
+               1, "timeout", link=[], extra=lease_error("/var/lib/dhcp/dhclient.d0.leases: larger than")),
+    lease_case("dhclient-cut-short",
+               {"dhcp/dhclient.d0.leases": (HEAD + "  option domain-name-servers %s;\n  expire never;\n}\n" % RESOLVER
+                                            + HEAD + "  option domain-name-servers 203.0.113.", 0)},
+               1, "resolver-blocked"),
+    # 0.0.0.0 and 127.0.0.1 first would have used the whole budget; 224.0.0.251 multicasts.
+    lease_case("not-unicast", {}, 1, "resolver-blocked", networkd_dns="0.0.0.0 127.0.0.1 224.0.0.251 :: ::1 ff02::fb " + RESOLVER),
+    # Zones with DEL and a C1 byte never reach dns.link (json_clean), nor does a zone off link-local.
+    lease_case("zone-controls", {}, 1, "resolver-blocked",
+               networkd_dns=b"fe80::53%d0\x7f fe80::53%\xc2\x85 2001:db8::53%d0 " + RESOLVER.encode()),
 ]

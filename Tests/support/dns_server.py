@@ -20,6 +20,11 @@ MODE (what every A/AAAA query gets):
   nxdomain        RCODE 3
   other-port      a real answer sent from another source port (must be ignored)
   silent          no answer at all
+  drop-first      the first query for each name and type dropped (a lost datagram); the
+                  rest answered well
+  truncated-first-tcp-silent
+                  the first name asked answered with TC over UDP, and its TCP retry
+                  accepted and never answered; every other name answered well over UDP
 """
 
 import os
@@ -105,9 +110,16 @@ def main(argv):
     other.bind((address, 0))
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
 
+    held = []  # connections accepted and never answered (truncated-first-tcp-silent)
+    seen = set()  # (name, type) asked before (drop-first)
+    first_name = []  # the first name asked (truncated-first-tcp-silent)
+
     def serve_tcp():
         while True:
             connection, _ = tcp.accept()
+            if mode == "truncated-first-tcp-silent":
+                held.append(connection)
+                continue
             with connection:
                 try:
                     length = struct.unpack(">H", connection.recv(2))[0]
@@ -130,7 +142,18 @@ def main(argv):
             print(f"query from {peer[0]} ({len(query)} bytes)", file=sys.stderr, flush=True)
             if mode == "silent":
                 continue
-            reply = answer(query, mode, ipv4, ipv6, tcp=False)
+            _, labels, qtype, _ = parse_question(query)
+            key = (b".".join(labels).lower(), qtype)
+            if mode == "drop-first" and key not in seen:
+                seen.add(key)
+                continue
+            if mode == "truncated-first-tcp-silent":
+                if not first_name:
+                    first_name.append(key[0])
+                reply = answer(query, "truncated" if key[0] == first_name[0] else "answer", ipv4, ipv6, tcp=False)
+                udp.sendto(reply, peer)
+                continue
+            reply = answer(query, "answer" if mode == "drop-first" else mode, ipv4, ipv6, tcp=False)
             (other if mode == "other-port" else udp).sendto(reply, peer)
         except (IndexError, struct.error, OSError):
             continue

@@ -12,7 +12,9 @@ import Foundation
 // A lease file as another daemon (or an attacker with write access to its directory) left it:
 // the same bytes read as a dhcpcd binary lease, a dhclient lease file and a networkd or
 // NetworkManager state file. Whatever comes, each reader ends, and what it gives is bounded by
-// what it was given: a URI has no control bytes or spaces, resolvers are four bytes each.
+// what it was given: a URI has no control bytes or spaces, resolvers are four bytes each, a
+// dhclient lease with no readable expiry is never trusted, and the resolvers kept are unicast
+// addresses of other hosts with no zone but an interface name.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzLease(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -27,14 +29,31 @@ public func fuzzLease(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     let text = String(decoding: bytes, as: UTF8.self)
     let now = Date(timeIntervalSince1970: 1_795_543_200)
+    _ = DHCPMessage.yourAddress(bytes)
     for lease in DhclientLease.blocks(in: text) {
-        _ = lease.expired(now: now)
+        // No readable expiry is never "never expires".
+        if lease.expiry == .unknown { precondition(lease.expired(now: now), "an unknown expiry trusted") }
         if let uri = lease.captivePortal {
             precondition(uri.utf8.allSatisfy { $0 >= 0x21 && $0 != 0x7F }, "a control byte or space in a URI")
         }
+        usableOnly(lease.nameServers ?? [])
     }
-    for key in ["CAPTIVE_PORTAL", "DNS", "ADDRESS"] {
-        if let value = KeyValueState.value(key, in: text) { precondition(!value.isEmpty) }
+    for key in ["CAPTIVE_PORTAL", "DNS", "ADDRESS", "LIFETIME", "SERVERS"] {
+        if let value = KeyValueState.value(key, in: text) {
+            precondition(!value.isEmpty)
+            usableOnly(value.split(separator: " ").map(String.init))
+        }
     }
     return 0
+}
+
+/// What the resolver filter keeps is unicast, another host's, and any zone an interface name.
+private func usableOnly(_ servers: [String]) {
+    for server in ResolverAddress.filter(servers) {
+        guard let (bytes, zone) = ResolverAddress.parse(server) else { preconditionFailure("kept but not parsed") }
+        precondition(ResolverAddress.isUnicast(bytes), "a resolver that is not unicast: \(server)")
+        precondition(!server.unicodeScalars.contains { $0.value < 0x21 || (0x7F...0x9F).contains($0.value) },
+                     "a control byte in a resolver")
+        if let zone { precondition(bytes[0] == 0xFE && zone.utf8.count <= 15, "a zone off link-local: \(server)") }
+    }
 }

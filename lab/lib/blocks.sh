@@ -477,6 +477,46 @@ EOF
     printf 'nameserver %s\n' "$addr" >"/etc/netns/$CLIENT_NS/resolv.conf"
 }
 
+# stub_resolver UPSTREAM [--cold SECONDS] [--no-state]: a local stub resolver, as
+# systemd-resolved runs one: servers/dns_stub.py on 127.0.0.53 in the client, forwarding
+# to UPSTREAM; the client's resolv.conf is resolved's stub file (nameserver 127.0.0.53,
+# options edns0 trust-ad, search .), and resolved's state says what it forwards to
+# ($RUN/resolve/resolv.conf and netif/IFINDEX SERVERS=, which `lab exec` points
+# NETPROBE_RESOLVED_STATE_DIR at). --cold: each name's first query is answered SECONDS
+# late (a cold cache). --no-state: no state files (a stub whose upstreams are unknown).
+# Called again, the stub restarts with an empty cache.
+stub_resolver() {
+    local upstream=${1:-} delay=0 state=1 ifindex pid i
+    shift || true
+    while (($#)); do
+        case $1 in
+            --cold) delay=${2:-}; shift 2 ;;
+            --no-state) state=0; shift ;;
+            *) die "stub_resolver UPSTREAM [--cold SECONDS] [--no-state]" ;;
+        esac
+    done
+    [[ -n $upstream && $delay =~ ^[0-9.]+$ ]] || die "stub_resolver UPSTREAM [--cold SECONDS] [--no-state]"
+    if [[ -f $RUN/pids/stub.pid ]]; then
+        pid=$(<"$RUN/pids/stub.pid")
+        pid_in_lab "$pid" && kill "$pid" 2>/dev/null
+        for ((i = 0; i < 100; i++)); do pid_alive "$pid" || break; sleep 0.05; done
+    fi
+    bg_start_client stub python3 "$LAB_DIR/servers/dns_stub.py" --listen 127.0.0.53 --upstream "$upstream" --first-delay "$delay"
+    for ((i = 0; i < 100; i++)); do
+        in_client ss -lunH | awk '{print $4}' | grep -qxF 127.0.0.53:53 && break
+        pid_alive "$(<"$RUN/pids/stub.pid")" || die "the stub resolver exited during start-up (log: $RUN/stub.log)"
+        sleep 0.05
+    done
+    printf 'nameserver 127.0.0.53\noptions edns0 trust-ad\nsearch .\n' >"/etc/netns/$CLIENT_NS/resolv.conf"
+    rm -rf "$RUN/resolve"
+    ((state)) || return 0
+    ifindex=$(ip -n "$CLIENT_NS" -o link show dev "$CLIENT_IF" | cut -d: -f1)
+    mkdir -p "$RUN/resolve/netif"
+    printf '# This is /run/systemd/resolve/resolv.conf managed by man:systemd-resolved(8).\nnameserver %s\nsearch .\n' \
+        "$upstream" >"$RUN/resolve/resolv.conf"
+    printf '# This is private data. Do not parse.\nLLMNR=yes\nMDNS=no\nSERVERS=%s\n' "$upstream" >"$RUN/resolve/netif/$ifindex"
+}
+
 # count_to NAME ADDR: a gateway counter NAME for the client's packets to ADDR (lab counters).
 count_to() {
     local name=$1 addr=$2 family=ip
@@ -485,15 +525,17 @@ count_to() {
     in_gw nft add rule inet lab count iifname "$GW_IF" $family daddr "$addr" counter name "$name"
 }
 
-# link_dns_announce networkd|dhclient|dhcpcd SERVER...: the network's resolvers for eth0,
-# as that DHCP client records them: systemd-networkd's link state (DNS=, beside any
-# CAPTIVE_PORTAL= capport_announce wrote), a dhclient lease (option domain-name-servers)
-# or a dhcpcd binary lease (DHCP option 6), each unexpired. lab exec shows the leases
-# under /var/lib.
+# link_dns_announce networkd|dhclient|dhcpcd|networkmanager SERVER...: the network's
+# resolvers for eth0, as that DHCP client records them: systemd-networkd's link state
+# (DNS=, beside any CAPTIVE_PORTAL= capport_announce wrote), a dhclient lease (option
+# domain-name-servers), a dhcpcd binary lease (DHCP option 6) or NetworkManager's internal
+# client's lease (DNS=), each unexpired and for the client's address. lab exec shows the
+# leases under /var/lib.
 link_dns_announce() {
     local how=${1:-} ifindex file
     shift || true
-    (($# > 0)) && [[ $how =~ ^(networkd|dhclient|dhcpcd)$ ]] || die "link_dns_announce networkd|dhclient|dhcpcd SERVER..."
+    (($# > 0)) && [[ $how =~ ^(networkd|dhclient|dhcpcd|networkmanager)$ ]] ||
+        die "link_dns_announce networkd|dhclient|dhcpcd|networkmanager SERVER..."
     case $how in
         networkd)
             ifindex=$(ip -n "$CLIENT_NS" -o link show dev "$CLIENT_IF" | cut -d: -f1)
@@ -508,15 +550,39 @@ link_dns_announce() {
                 "$CLIENT_IF" "$CLIENT_V4" "$(IFS=,; echo "$*")" >"$RUN/leases/dhcp/dhclient.$CLIENT_IF.leases" ;;
         dhcpcd)
             mkdir -p "$RUN/leases/dhcpcd"
-            python3 - "$RUN/leases/dhcpcd/$CLIENT_IF.lease" "$@" <<'PY'
+            python3 - "$RUN/leases/dhcpcd/$CLIENT_IF.lease" "$(IFS=,; echo "$*")" "$CLIENT_V4" <<'PY'
 import ipaddress, sys
-servers = b"".join(ipaddress.IPv4Address(a).packed for a in sys.argv[2:])
-message = bytes(236) + bytes([99, 130, 83, 99]) + bytes([53, 1, 5, 6, len(servers)]) + servers
+servers = b"".join(ipaddress.IPv4Address(a).packed for a in sys.argv[2].split(","))
+# yiaddr (offset 16) is the client's address: the lease is this network's.
+message = bytes(16) + ipaddress.IPv4Address(sys.argv[3]).packed + bytes(216) + bytes([99, 130, 83, 99])
+message += bytes([53, 1, 5, 6, len(servers)]) + servers
 message += bytes([51, 4, 0, 1, 0x51, 0x80, 255])  # lease time one day, then the end
 open(sys.argv[1], "wb").write(message)
 PY
             ;;
+        networkmanager)
+            lease_file "NetworkManager/internal-7e1f0c2a-5d3b-4c8e-9f60-2a3b4c5d6e7f-$CLIENT_IF.lease" --age 600 \
+                "$(printf '# This is private data. Do not parse.\nADDRESS=%s\nDNS=%s\nLIFETIME=86400\n' "$CLIENT_V4" "$*")" ;;
     esac
+}
+
+# lease_file PATH [--age SECONDS] [--pad BYTES] TEXT: a lease file as a DHCP client (or anyone
+# able to write its directory) left it, at /var/lib/PATH as `lab exec` shows it, last written
+# SECONDS ago (default 0). TEXT may hold newlines; --pad appends a comment line of BYTES `#`
+# (a file larger than an argument may be); an empty TEXT removes the file.
+lease_file() {
+    local path=${1:-} age=0 pad=0 file
+    shift || true
+    if [[ ${1:-} == --age ]]; then age=${2:-}; shift 2; fi
+    if [[ ${1:-} == --pad ]]; then pad=${2:-}; shift 2; fi
+    [[ -n $path && $path != *..* && $age =~ ^[0-9]+$ && $pad =~ ^[0-9]+$ && $# == 1 ]] ||
+        die "lease_file PATH [--age SECONDS] [--pad BYTES] TEXT"
+    file=$RUN/leases/$path
+    if [[ -z $1 ]]; then rm -f "$file"; return; fi
+    mkdir -p "$(dirname "$file")"
+    printf '%s' "$1" >"$file"
+    if ((pad > 0)); then head -c "$pad" /dev/zero | tr '\0' '#' >>"$file"; fi
+    touch -d "@$(($(date +%s) - age))" "$file"
 }
 
 # portal_off: the user logged in; the portal's interception and HTTPS block are lifted.

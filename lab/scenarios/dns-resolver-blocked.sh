@@ -1,5 +1,5 @@
 # shellcheck shell=bash disable=SC2034 # a scenario: lab up runs setup(), lab/test reads the rest
-DESCRIPTION="an open network that drops DNS to the user's own resolver (203.0.113.53) while its own (the gateway, via networkd) answers: offline resolver-blocked, the probes validated through the link's resolver"
+DESCRIPTION="an open network that drops DNS to the user's own resolver (203.0.113.53) while its own (the gateway, via networkd) answers: offline resolver-blocked, the probes validated through the link's resolver and the configured one asked again first"
 setup() {
     client_ipv4
     dns_vendors
@@ -16,5 +16,6 @@ CHECKS=(
     'r["dns"]["used"] == "link" and r["dns"]["link_server"] == "198.51.100.1"'
     'sum(p["outcome"] == "success" and p["resolver"] == "link" for p in probes) >= 2'
     'r["quorum"]["success"] >= 2'
+    'r["dns"]["configured_retried"] is True'
     'elapsed < 3'
 )

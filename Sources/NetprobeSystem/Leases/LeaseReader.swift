@@ -8,29 +8,38 @@ import NetprobeVerdict
 
 /// The one reader of what the local DHCP/RA client recorded about a link: the Captive Portal
 /// API URI the network announced (RFC 8910: DHCPv4 option 114, DHCPv6 option 103, RA option
-/// 37) and the resolvers it announced (DHCPv4 option 6, RA RDNSS, DHCPv6). Sources, in order:
+/// 37) and the resolvers it announced (DHCPv4 option 6, RA RDNSS, DHCPv6). Sources:
 ///
 /// 1. systemd-networkd: `CAPTIVE_PORTAL=` and `DNS=` in `/run/systemd/netif/links/IFINDEX`
-///    (the directory can be moved with `NETPROBE_NETIF_STATE_DIR`, for tests and labs);
+///    (the directory can be moved with `NETPROBE_NETIF_STATE_DIR`, for tests and labs): live
+///    state, removed by networkd when the link goes, so it is taken as it is;
 /// 2. dhcpcd: options 114 and 6 of its binary lease `/var/lib/dhcpcd/IFNAME.lease`;
-/// 3. ISC dhclient: the last unexpired `lease { }` block for the interface in the newest
-///    `/var/lib/dhcp/dhclient*.lease*` that has one;
+/// 3. ISC dhclient: the last current `lease { }` block for the interface in each
+///    `/var/lib/dhcp/dhclient*.lease*` (and NetworkManager's `dhclient-*-IFNAME.lease`);
 /// 4. NetworkManager's internal DHCP client: `CAPTIVE_PORTAL=` and `DNS=` in
 ///    `/var/lib/NetworkManager/internal-*-IFNAME.lease`.
 ///
-/// Nothing is sent. Every file is read bounded (64 KiB), regular files only, no symbolic links.
-/// The URI and the resolvers are each taken from the first lease that has them.
+/// A lease file outlives its network: a hotspot visited once leaves its lease behind. So a
+/// lease counts only when it belongs to the network the interface is on now: it has not
+/// expired (dhcpcd and NetworkManager: the file's age against the lease time; dhclient: its
+/// `expire`, and none readable is not trusted), and the address it gave is on the interface
+/// now. Among the leases that count, networkd's state comes first, then the most recently
+/// written. Asked at every check, with the time of that check.
+///
+/// Nothing is sent. Every file is read whole or not at all (a file over `limit` is refused and
+/// said so, never read cut short), regular files only, no symbolic links.
 public struct LeaseReader: Sendable {
     public var networkdLinks: String
     public var dhcpcdDirectories: [String]
     public var dhclientDirectories: [String]
     public var networkManagerDirectory: String
-    public var now: Date
+    /// The time leases are judged at; nil: the current time at each read (a `watch` lives for days).
+    public var now: Date?
 
     public init(networkdLinks: String = "/run/systemd/netif/links",
                 dhcpcdDirectories: [String] = ["/var/lib/dhcpcd", "/var/db/dhcpcd", "/var/lib/dhcpcd5"],
                 dhclientDirectories: [String] = ["/var/lib/dhcp", "/var/lib/dhclient"],
-                networkManagerDirectory: String = "/var/lib/NetworkManager", now: Date = Date()) {
+                networkManagerDirectory: String = "/var/lib/NetworkManager", now: Date? = nil) {
         self.networkdLinks = networkdLinks
         self.dhcpcdDirectories = dhcpcdDirectories
         self.dhclientDirectories = dhclientDirectories
@@ -52,6 +61,20 @@ public struct LeaseReader: Sendable {
         public var interface: String
         public var captivePortal: String?
         public var nameServers: [String]?
+        /// The address the lease gave; nil for networkd's live state, which records none.
+        public var address: String?
+        /// When the file was last written.
+        public var written: Date?
+
+        public init(source: String, interface: String, captivePortal: String? = nil, nameServers: [String]? = nil,
+                    address: String? = nil, written: Date? = nil) {
+            self.source = source
+            self.interface = interface
+            self.captivePortal = captivePortal
+            self.nameServers = nameServers
+            self.address = address
+            self.written = written
+        }
     }
 
     /// A Captive Portal API URI and where it was learned.
@@ -68,20 +91,34 @@ public struct LeaseReader: Sendable {
         }
     }
 
+    /// The leases of the interfaces of `through` that count, and why files were passed over.
+    public struct Reading: Sendable, Equatable {
+        public var leases: [Lease] = []
+        /// "PATH: why", for files that could not be read (too large, not a regular file).
+        public var problems: [String] = []
+    }
+
     /// The announced URI of the first interface of `through` (the kernel's own way out first)
     /// that has one recorded.
     public func captivePortal(path: PathSnapshot, through: [String]) -> Found? {
-        for lease in leases(path: path, through: through) {
+        for lease in read(path: path, through: through).leases {
             if let uri = lease.captivePortal { return Found(uri: uri, source: lease.source, interface: lease.interface) }
         }
         return nil
     }
 
     /// The announced resolvers of the first interface of `through` whose client recorded
-    /// usable ones.
+    /// usable ones (`ResolverAddress`: unicast addresses of other hosts, zones only on
+    /// link-local addresses and only the interface's own name).
     public func resolvers(path: PathSnapshot, through: [String]) -> LinkResolvers? {
-        for lease in leases(path: path, through: through) {
-            let valid = (lease.nameServers ?? []).filter { IPAddressText.address($0, zone: .plain, octets: .strict) != nil }
+        resolvers(read(path: path, through: through))
+    }
+
+    public func resolvers(_ reading: Reading) -> LinkResolvers? {
+        for lease in reading.leases {
+            let valid = ResolverAddress.filter(lease.nameServers ?? []).filter { server in
+                ResolverAddress.parse(server).map { $0.zone == nil || $0.zone == lease.interface } ?? false
+            }
             if !valid.isEmpty {
                 return LinkResolvers(servers: Array(valid.prefix(LinkResolvers.limit)), source: lease.source,
                                      interface: lease.interface)
@@ -90,70 +127,110 @@ public struct LeaseReader: Sendable {
         return nil
     }
 
-    /// Every lease recorded for the interfaces of `through`, interface by interface, each in
-    /// source order. Read lazily: a caller that stops at the first answer reads no further
-    /// interfaces.
-    func leases(path: PathSnapshot, through: [String]) -> LazySequence<FlattenSequence<LazyMapSequence<[String], [Lease]>>> {
-        through.lazy.flatMap { name in
-            self.leases(interface: name, index: path.interfaces.first { $0.name == name }?.index)
+    /// Every lease that counts for the interfaces of `through`, interface by interface.
+    public func read(path: PathSnapshot, through: [String]) -> Reading {
+        var reading = Reading()
+        let now = self.now ?? Date()
+        for name in through {
+            let link = path.interfaces.first { $0.name == name }
+            reading.leases += leases(interface: name, index: link?.index, addresses: link?.addresses ?? [], now: now,
+                                     problems: &reading.problems)
         }
+        return reading
     }
 
-    /// The leases recorded for one interface, in source order.
-    func leases(interface name: String, index: Int?) -> [Lease] {
+    /// The leases that count for one interface: networkd's state first, then the others
+    /// newest first.
+    func leases(interface name: String, index: Int?, addresses: [InterfaceAddress], now: Date,
+                problems: inout [String]) -> [Lease] {
         // Interface names come from the kernel, but never let one walk out of a directory.
-        guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else { return [] }
-        var found: [Lease] = []
-        if let index, let text = Self.text("\(networkdLinks)/\(index)") {
-            found.append(Lease(source: "systemd-networkd", interface: name,
-                               captivePortal: KeyValueState.value("CAPTIVE_PORTAL", in: text),
-                               nameServers: KeyValueState.value("DNS", in: text).map(Self.words)))
+        guard ResolverAddress.isInterfaceName(Substring(name)) else { return [] }
+        var live: [Lease] = []
+        var recorded: [Lease] = []
+        if let index, let text = text("\(networkdLinks)/\(index)", &problems) {
+            live.append(Lease(source: "systemd-networkd", interface: name,
+                              captivePortal: KeyValueState.value("CAPTIVE_PORTAL", in: text),
+                              nameServers: KeyValueState.value("DNS", in: text).map(Self.networkdServers)))
         }
         for directory in dhcpcdDirectories {
             for file in ["\(directory)/\(name).lease", "\(directory)/dhcpcd-\(name).lease"] {
-                if let options = dhcpcdOptions(file) {
-                    found.append(Lease(source: "dhcpcd", interface: name, captivePortal: DHCPMessage.captivePortal(options),
-                                       nameServers: DHCPMessage.nameServers(options)))
-                }
+                if let lease = dhcpcdLease(file, interface: name, now: now, problems: &problems) { recorded.append(lease) }
             }
         }
+        var dhclientFiles: [String] = []
         for directory in dhclientDirectories {
-            for file in Self.newestFirst(directory, matching: { $0.hasPrefix("dhclient") && $0.contains(".lease") }) {
-                guard let text = Self.text(file) else { continue }
-                // dhclient appends: the last unexpired block for the interface is the current one.
-                guard let lease = DhclientLease.blocks(in: text).last(where: { $0.interface == name && !$0.expired(now: now) }) else {
-                    continue
-                }
-                found.append(Lease(source: "dhclient", interface: name, captivePortal: lease.captivePortal,
-                                   nameServers: lease.nameServers))
-            }
+            dhclientFiles += Self.list(directory).filter { $0.hasPrefix("dhclient") && $0.contains(".lease") }
+                .map { "\(directory)/\($0)" }
         }
-        for file in Self.list(networkManagerDirectory) where file.hasPrefix("internal-") && file.hasSuffix("-\(name).lease") {
-            if let text = Self.text("\(networkManagerDirectory)/\(file)") {
-                found.append(Lease(source: "networkmanager", interface: name,
-                                   captivePortal: KeyValueState.value("CAPTIVE_PORTAL", in: text),
-                                   nameServers: KeyValueState.value("DNS", in: text).map(Self.words)))
+        let networkManager = Self.list(networkManagerDirectory)
+        dhclientFiles += networkManager.filter { $0.hasPrefix("dhclient-") && $0.hasSuffix("-\(name).lease") }
+            .map { "\(networkManagerDirectory)/\($0)" }
+        for file in dhclientFiles {
+            guard let text = text(file, &problems) else { continue }
+            // dhclient appends: the last current block for the interface is the one in use.
+            guard let block = DhclientLease.blocks(in: text).last(where: { $0.interface == name && !$0.expired(now: now) }) else {
+                continue
             }
+            recorded.append(Lease(source: "dhclient", interface: name, captivePortal: block.captivePortal,
+                                  nameServers: block.nameServers, address: block.address, written: Self.modified(file)))
         }
-        return found
+        for file in networkManager where file.hasPrefix("internal-") && file.hasSuffix("-\(name).lease") {
+            let path = "\(networkManagerDirectory)/\(file)"
+            guard let text = text(path, &problems) else { continue }
+            let written = Self.modified(path)
+            // The lease time, when recorded (LIFETIME=, seconds), dates the file's lease.
+            if let lifetime = KeyValueState.value("LIFETIME", in: text).flatMap({ UInt32($0) }), lifetime != UInt32.max,
+               let written, written.addingTimeInterval(TimeInterval(lifetime)) <= now {
+                continue
+            }
+            recorded.append(Lease(source: "networkmanager", interface: name,
+                                  captivePortal: KeyValueState.value("CAPTIVE_PORTAL", in: text),
+                                  nameServers: KeyValueState.value("DNS", in: text).map(Self.words),
+                                  address: KeyValueState.value("ADDRESS", in: text), written: written))
+        }
+        // A lease whose address the interface no longer has is another network's.
+        recorded = recorded.filter { lease in lease.address.map { Self.holds(addresses, $0) } ?? false }
+        // The most recently written first; the sort is stable, so source order breaks ties.
+        recorded.sort { ($0.written ?? .distantPast) > ($1.written ?? .distantPast) }
+        return live + recorded
     }
 
-    /// The options of a dhcpcd lease that has not expired: it has when the file is older than
-    /// its lease time (option 51).
-    func dhcpcdOptions(_ path: String) -> [UInt8: [UInt8]]? {
-        guard let message = CheckedFile.bytes(path, limit: Self.limit, followSymlinks: false),
-              let options = DHCPMessage.options(message) else { return nil }
-        if let seconds = DHCPMessage.leaseTime(options), seconds != UInt32.max, let written = Self.modified(path),
-           written.addingTimeInterval(TimeInterval(seconds)) < now {
+    /// Whether the interface has `address` now.
+    static func holds(_ addresses: [InterfaceAddress], _ address: String) -> Bool {
+        guard let wanted = IPAddressText.address(address, octets: .strict) else { return false }
+        return addresses.contains { IPAddressText.address($0.address, zone: .plain) == wanted }
+    }
+
+    /// A dhcpcd lease that has not expired: it has when the file is older than its lease time
+    /// (option 51).
+    func dhcpcdLease(_ path: String, interface: String, now: Date, problems: inout [String]) -> Lease? {
+        guard let message = bytes(path, &problems), let options = DHCPMessage.options(message) else { return nil }
+        let written = Self.modified(path)
+        if let seconds = DHCPMessage.leaseTime(options), seconds != UInt32.max, let written,
+           written.addingTimeInterval(TimeInterval(seconds)) <= now {
             return nil
         }
-        return options
+        return Lease(source: "dhcpcd", interface: interface, captivePortal: DHCPMessage.captivePortal(options),
+                     nameServers: DHCPMessage.nameServers(options), address: DHCPMessage.yourAddress(message), written: written)
     }
 
-    static let limit = 64 * 1024
+    /// Lease files are read whole: dhclient's grow as it appends, and one cut at a limit would
+    /// end in half a block.
+    static let limit = 256 * 1024
 
-    static func text(_ path: String) -> String? {
-        CheckedFile.text(path, limit: limit, followSymlinks: false)
+    func bytes(_ path: String, _ problems: inout [String]) -> [UInt8]? {
+        do {
+            return try CheckedFile.read(path, limit: Self.limit, followSymlinks: false)
+        } catch .cannotOpen(let errno) where errno == .noSuchFileOrDirectory {
+            return nil
+        } catch {
+            problems.append("\(path): \(error.description)")
+            return nil
+        }
+    }
+
+    func text(_ path: String, _ problems: inout [String]) -> String? {
+        bytes(path, &problems).map { String(decoding: $0, as: UTF8.self) }
     }
 
     static func modified(_ path: String) -> Date? {
@@ -168,13 +245,11 @@ public struct LeaseReader: Sendable {
         value.split(separator: " ").map(String.init)
     }
 
-    /// The files of `directory` whose names match, the most recently written first (each dated
-    /// once, not at every comparison of the sort).
-    static func newestFirst(_ directory: String, matching: (String) -> Bool) -> [String] {
-        list(directory).filter(matching)
-            .map { name in let path = "\(directory)/\(name)"; return (path: path, written: modified(path) ?? .distantPast) }
-            .sorted { $0.written > $1.written }
-            .map(\.path)
+    /// networkd's `DNS=`: addresses, each possibly as `ADDR:PORT`, `[ADDR]:PORT`, with
+    /// `%IFINDEX` and `#NAME`; the address alone (with its zone as the interface's index is
+    /// not kept: the link's resolvers are asked on the link anyway).
+    static func networkdServers(_ value: String) -> [String] {
+        value.split(separator: " ").map { word in StubUpstreams.serverAddress(word) ?? String(word) }
     }
 }
 

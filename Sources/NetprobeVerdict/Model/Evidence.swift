@@ -55,6 +55,14 @@ public struct ProbeEvidence: Sendable, Equatable {
         self.proxySigns = observation.map(NetworkInsights.proxySigns) ?? []
     }
 
+    /// The same evidence, its observation naming the device the probe's traffic left through.
+    public func routed(through device: String) -> ProbeEvidence {
+        guard var seen = observation else { return self }
+        seen.interface = device
+        return ProbeEvidence(spec: spec, outcome: outcome, errorClass: errorClass, bodyMatched: bodyMatched,
+                             skipReason: skipReason, observation: seen)
+    }
+
     public static func skipped(_ spec: ProbeSpec, because reason: SkipReason) -> ProbeEvidence {
         ProbeEvidence(spec: spec, outcome: .skipped, skipReason: reason)
     }

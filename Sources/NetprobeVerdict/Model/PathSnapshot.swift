@@ -148,12 +148,26 @@ public struct DNSConfiguration: Sendable, Equatable {
     /// A local stub resolver (127.0.0.53, ::1, ...) stands between us and the real servers.
     public var localStub: Bool
     public var source: String
+    /// What the stub forwards to (`StubUpstreams`): the servers a network can block. Empty when
+    /// there is no stub or its forwarder left no record.
+    public var upstreams: [String]
+    /// Who recorded them: systemd-resolved, networkmanager; nil when `upstreams` is empty.
+    public var upstreamsSource: String?
 
-    public init(servers: [String], searchDomains: [String] = [], localStub: Bool, source: String) {
+    public init(servers: [String], searchDomains: [String] = [], localStub: Bool, source: String,
+                upstreams: [String] = [], upstreamsSource: String? = nil) {
         self.servers = servers
         self.searchDomains = searchDomains
         self.localStub = localStub
         self.source = source
+        self.upstreams = upstreams
+        self.upstreamsSource = upstreamsSource
+    }
+
+    /// The servers the machine's questions really leave for: the stub's upstreams when they are
+    /// known, else the configured servers.
+    public var effectiveServers: [String] {
+        localStub && !upstreams.isEmpty ? upstreams : servers
     }
 }
 

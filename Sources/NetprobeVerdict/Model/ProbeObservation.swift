@@ -79,6 +79,9 @@ public struct ProbeObservation: Sendable, Equatable {
     /// "link" (the link's own, asked by netprobe and pinned), "proxy" (the proxy resolves);
     /// nil when nothing was resolved (an IP literal, or never sent).
     public var resolver: String?
+    /// The device the probe's traffic left through: its binding, or the kernel's route for the
+    /// address it connected to (the proxy's, through a proxy); nil when it connected nowhere.
+    public var interface: String?
     /// HTTP bytes as libcurl counts them: the request's headers and body sent, the answer's headers
     /// and body received (not TLS records, not TCP/IP headers). What a metered link pays at least.
     public var bytesSent = 0
@@ -124,6 +127,6 @@ public struct ProbeObservation: Sendable, Equatable {
             && lhs.transportError == rhs.transportError && lhs.timings == rhs.timings
             && lhs.remoteAddress == rhs.remoteAddress && lhs.proxy == rhs.proxy
             && lhs.proxyAddress == rhs.proxyAddress && lhs.proxyConnectStatus == rhs.proxyConnectStatus
-            && lhs.proxyAuthRealm == rhs.proxyAuthRealm && lhs.resolver == rhs.resolver
+            && lhs.proxyAuthRealm == rhs.proxyAuthRealm && lhs.resolver == rhs.resolver && lhs.interface == rhs.interface
     }
 }

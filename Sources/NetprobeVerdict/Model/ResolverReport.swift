@@ -19,6 +19,12 @@ public struct ResolverReport: Sendable, Equatable {
     public var linkError: String?
     /// The link resolver whose answers the verdict rests on.
     public var linkServer: String?
+    /// The configured resolvers were asked again, after the link's had worked, before
+    /// `resolver-blocked` was concluded (a slow first answer, a stub's cold cache, is no block).
+    public var configuredRetried = false
+    /// Lease files passed over for what they are, "PATH: why" (a file over the size limit is
+    /// refused whole, never read cut short).
+    public var leaseErrors: [String] = []
 
     public init(link: [String] = [], linkSource: String? = nil, linkInterface: String? = nil, used: Used = .configured,
                 linkAsked: Bool = false, linkError: String? = nil, linkServer: String? = nil) {

@@ -15,7 +15,11 @@ public struct NAT64Prefix: Sendable, Equatable {
 
     public static let wellKnownName = "ipv4only.arpa"
 
-    /// The prefix one synthesized AAAA answer shows, if it embeds 192.0.0.170 or .171.
+    /// The prefix one synthesized AAAA answer shows, if it embeds 192.0.0.170 or .171 as
+    /// RFC 6052 allows: a length of 32, 40, 48, 56, 64 or 96 bits, the "u" octet (bits 64-71)
+    /// zero, whatever the length (section 2.2: it MUST be, a /96 included). A prefix no NAT64
+    /// can have is never reported: the IPv4-mapped `::ffff:0:0/96` (and the all-zero `::/96`
+    /// of IPv4-compatible addresses), which name IPv4 itself, and multicast `ff00::/8`.
     public static func prefix(of address: [UInt8]) -> String? {
         guard address.count == 16 else { return nil }
         // RFC 6052 section 2.2: the IPv4 bytes' positions per prefix length; byte 8 (bits
@@ -26,11 +30,20 @@ public struct NAT64Prefix: Sendable, Equatable {
         ]
         for layout in layouts {
             let embedded = layout.positions.map { address[$0] }
-            guard embedded[0] == 192, embedded[1] == 0, embedded[2] == 0, embedded[3] == 170 || embedded[3] == 171 else { continue }
+            guard embedded[0] == 192, embedded[1] == 0, embedded[2] == 0, embedded[3] == 170 || embedded[3] == 171,
+                  address[8] == 0 else { continue }
             var prefix = address
             for index in (layout.length / 8)..<16 { prefix[index] = 0 }
+            guard allowed(prefix) else { continue }
             return IPAddressFormat.text(prefix[...]) + "/\(layout.length)"
         }
         return nil
+    }
+
+    /// Not multicast, not IPv4-mapped, not all zero.
+    static func allowed(_ prefix: [UInt8]) -> Bool {
+        if prefix[0] == 0xFF { return false }
+        if prefix[0..<10].allSatisfy({ $0 == 0 }) && prefix[10] == 0xFF && prefix[11] == 0xFF { return false }
+        return !prefix[0..<12].allSatisfy { $0 == 0 }
     }
 }

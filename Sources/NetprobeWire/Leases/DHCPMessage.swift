@@ -26,6 +26,13 @@ public enum DHCPMessage {
         return result
     }
 
+    /// The address the server gave (BOOTP `yiaddr`); nil when it is none (0.0.0.0) or the
+    /// message is too short to be one.
+    public static func yourAddress(_ message: [UInt8]) -> String? {
+        guard message.count >= 240, message[16..<20].contains(where: { $0 != 0 }) else { return nil }
+        return IPAddressFormat.text(message[16..<20])
+    }
+
     /// Option 51, in seconds; nil when absent or malformed. `UInt32.max` means infinite.
     public static func leaseTime(_ options: [UInt8: [UInt8]]) -> UInt32? {
         guard let time = options[leaseTimeOption], time.count == 4 else { return nil }
