@@ -17,6 +17,8 @@ public final class ProbeRunner {
     /// HTTPS handshakes of the last `run` that used a store an earlier handshake had built
     /// (TrustShares): 0 with no HTTPS, one trusted directory per handshake, or no OpenSSL.
     public private(set) var sharedTrustHandshakes = 0
+    /// The libcurl loaded: its version decides which options each transfer sets.
+    public let library: CurlLibrary
 
     /// Called from `onResult` during `run`: the named transfers, if still running at `instant`,
     /// end then and are reported with `error` (through `onResult`, like any result). A later
@@ -29,7 +31,7 @@ public final class ProbeRunner {
 
     /// Initialises libcurl for the process (once, whoever comes first) and creates the multi handle.
     public init() throws(HTTPError) {
-        try CurlGlobal.ensureInitialized()
+        library = try CurlGlobal.ensureInitialized()
         guard let multi = Self.makeMulti() else { throw .multiInitFailed }
         self.firstMulti = multi
     }
@@ -98,7 +100,8 @@ public final class ProbeRunner {
             }
             do {
                 let limitMs = min(Self.probeLimitMs(request.timeout), leftMs).rounded(.up)
-                let transfer = try Transfer(index: index, request: request, timeLimitMs: Int(limitMs), trust: trust)
+                let transfer = try Transfer(index: index, request: request, timeLimitMs: Int(limitMs), trust: trust,
+                                            library: library)
                 if transfer.attach(to: multi) {
                     active.append(transfer)
                 } else {

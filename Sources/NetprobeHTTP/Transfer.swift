@@ -20,6 +20,8 @@ final class Transfer {
     let handle: UnsafeMutableRawPointer
     /// Created just before it is handed to the multi handle: the clock for transfers we end ourselves.
     let started: ContinuousClock.Instant
+    /// The libcurl loaded, named in every error and deciding which options are set.
+    private let library: CurlLibrary
     private let collector: ResponseCollector
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private var headerList: UnsafeMutablePointer<curl_slist>?
@@ -27,7 +29,8 @@ final class Transfer {
     private var multi: UnsafeMutableRawPointer?
 
     /// `trust`: the round's shared certificate stores, for transfers that trust a hashed directory.
-    init(index: Int, request: ProbeRequest, timeLimitMs: Int, trust: TrustShares?) throws(TransferSetupError) {
+    init(index: Int, request: ProbeRequest, timeLimitMs: Int, trust: TrustShares?,
+         library: CurlLibrary) throws(TransferSetupError) {
         guard let handle = netprobe_easy_init() else {
             throw TransferSetupError(code: CURLE_FAILED_INIT.rawValue, message: "curl_easy_init failed")
         }
@@ -35,6 +38,7 @@ final class Transfer {
         self.request = request
         self.handle = handle
         self.started = .now
+        self.library = library
         self.collector = ResponseCollector(maxBodyBytes: request.maxBodyBytes)
         self.errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
@@ -71,17 +75,26 @@ final class Transfer {
 
     private func configure(timeLimitMs: Int, trust: TrustShares?) throws(TransferSetupError) {
         try set(CURLOPT_URL, request.url)
-        // Only plain HTTP(S), never another scheme, and never a redirect: a redirect is the portal speaking.
-        try set(CURLOPT_PROTOCOLS_STR, "http,https")
-        try set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        // Only plain HTTP(S), never another scheme, and never a redirect: a redirect is the portal
+        // speaking. The same restriction in the form the libcurl found knows.
+        if library.hasProtocolsString {
+            try set(NETPROBE_CURLOPT_PROTOCOLS_STR, "http,https")
+            try set(NETPROBE_CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        } else {
+            try set(NETPROBE_CURLOPT_PROTOCOLS, Self.httpAndHTTPS)
+            try set(NETPROBE_CURLOPT_REDIR_PROTOCOLS, Self.httpAndHTTPS)
+        }
         try set(CURLOPT_FOLLOWLOCATION, 0)
         try set(CURLOPT_HTTPGET, 1)
         try set(CURLOPT_HTTP09_ALLOWED, 0)
         // Signals would be process-wide side effects; the threaded resolver does not need them.
         try set(CURLOPT_NOSIGNAL, 1)
         // Without this, cleanup waits for the resolver thread: a black-holed DNS server
-        // would hold the command for the resolver's own retries, past our deadline.
-        try set(CURLOPT_QUICK_EXIT, 1)
+        // would hold the command for the resolver's own retries, past our deadline. Older
+        // libcurl has no such option: there the wait remains (the man page says so).
+        if library.hasQuickExit {
+            try set(NETPROBE_CURLOPT_QUICK_EXIT, 1)
+        }
         try setProxy()
         // Every probe proves its own connection and its own name lookup; nothing carried over.
         try set(CURLOPT_FRESH_CONNECT, 1)
@@ -190,7 +203,7 @@ final class Transfer {
     }
 
     private func set(_ option: CURLoption, _ value: Int) throws(TransferSetupError) {
-        try check(netprobe_easy_setopt_long(handle, option, value), "option \(option.rawValue)")
+        try check(netprobe_easy_setopt_long(handle, option, value), Self.name(of: option))
     }
 
     private func set(_ option: CURLoption, _ value: String) throws(TransferSetupError) {
@@ -198,7 +211,7 @@ final class Transfer {
         guard !value.utf8.contains(0) else {
             throw TransferSetupError(code: CURLE_BAD_FUNCTION_ARGUMENT.rawValue, message: "NUL byte in option \(option.rawValue) for \(request.name)")
         }
-        try check(netprobe_easy_setopt_string(handle, option, value), "option \(option.rawValue)")
+        try check(netprobe_easy_setopt_string(handle, option, value), Self.name(of: option))
     }
 
     /// TLS anywhere on the way: an https URL (directly or through a CONNECT tunnel) or an
@@ -226,11 +239,34 @@ final class Transfer {
         }
     }
 
-    /// `what` is only built on failure: a transfer sets about fifteen options.
+    /// The name of an option `set` takes, for its error message: what is missing, in libcurl's words.
+    private static func name(of option: CURLoption) -> String {
+        let names: [(CURLoption, String)] = [
+            (CURLOPT_URL, "CURLOPT_URL"), (NETPROBE_CURLOPT_PROTOCOLS_STR, "CURLOPT_PROTOCOLS_STR"),
+            (NETPROBE_CURLOPT_REDIR_PROTOCOLS_STR, "CURLOPT_REDIR_PROTOCOLS_STR"),
+            (NETPROBE_CURLOPT_PROTOCOLS, "CURLOPT_PROTOCOLS"), (NETPROBE_CURLOPT_REDIR_PROTOCOLS, "CURLOPT_REDIR_PROTOCOLS"),
+            (CURLOPT_FOLLOWLOCATION, "CURLOPT_FOLLOWLOCATION"), (CURLOPT_HTTPGET, "CURLOPT_HTTPGET"),
+            (CURLOPT_HTTP09_ALLOWED, "CURLOPT_HTTP09_ALLOWED"), (CURLOPT_NOSIGNAL, "CURLOPT_NOSIGNAL"),
+            (NETPROBE_CURLOPT_QUICK_EXIT, "CURLOPT_QUICK_EXIT"), (CURLOPT_FRESH_CONNECT, "CURLOPT_FRESH_CONNECT"),
+            (CURLOPT_FORBID_REUSE, "CURLOPT_FORBID_REUSE"), (CURLOPT_DNS_CACHE_TIMEOUT, "CURLOPT_DNS_CACHE_TIMEOUT"),
+            (CURLOPT_TIMEOUT_MS, "CURLOPT_TIMEOUT_MS"), (CURLOPT_BUFFERSIZE, "CURLOPT_BUFFERSIZE"),
+            (CURLOPT_CONNECTTIMEOUT_MS, "CURLOPT_CONNECTTIMEOUT_MS"), (CURLOPT_USERAGENT, "CURLOPT_USERAGENT"),
+            (CURLOPT_INTERFACE, "CURLOPT_INTERFACE"), (CURLOPT_IPRESOLVE, "CURLOPT_IPRESOLVE"),
+            (CURLOPT_PROXY, "CURLOPT_PROXY"), (CURLOPT_NOPROXY, "CURLOPT_NOPROXY"),
+            (CURLOPT_CAINFO, "CURLOPT_CAINFO"), (CURLOPT_CAPATH, "CURLOPT_CAPATH"),
+        ]
+        return names.first { $0.0 == option }?.1 ?? "option \(option.rawValue)"
+    }
+
+    /// CURLOPT_PROTOCOLS' bit mask for the same restriction as "http,https".
+    private static let httpAndHTTPS = Int(CURLPROTO_HTTP | CURLPROTO_HTTPS)
+
+    /// `what` is only built on failure: a transfer sets about fifteen options. The message
+    /// names the libcurl found, whose version decides what it knows.
     private func check(_ code: CURLcode, _ what: @autoclosure () -> String) throws(TransferSetupError) {
         guard code != CURLE_OK else { return }
         let text = String(cString: netprobe_easy_strerror(code))
-        throw TransferSetupError(code: code.rawValue, message: "could not set \(what()) for \(request.url): \(text)")
+        throw TransferSetupError(code: code.rawValue, message: "could not set \(what()) for \(request.url): \(text) (\(library))")
     }
 }
 
