@@ -20,6 +20,12 @@ final class Transfer {
     let handle: UnsafeMutableRawPointer
     /// Created just before it is handed to the multi handle: the clock for transfers we end ourselves.
     let started: ContinuousClock.Instant
+    /// On a libcurl without CURLOPT_QUICK_EXIT, when the runner ends this transfer itself: at
+    /// its time limit, while libcurl's own limit is set `ownDeadlineLeadMs` later. libcurl
+    /// ending a transfer during its name lookup waits for the lookup; the runner ending it
+    /// does not (`endingWouldWait`). nil where libcurl can end it at once.
+    let ownDeadline: ContinuousClock.Instant?
+    static let ownDeadlineLeadMs = 2000
     /// The libcurl loaded, named in every error and deciding which options are set.
     private let library: CurlLibrary
     private let collector: ResponseCollector
@@ -27,6 +33,8 @@ final class Transfer {
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var resolveList: UnsafeMutablePointer<curl_slist>?
     private var multi: UnsafeMutableRawPointer?
+    /// The handle and its lists went to `endLater`, which ends them: deinit must not.
+    private var handedOver = false
 
     /// `trust`: the round's shared certificate stores, for transfers that trust a hashed directory.
     init(index: Int, request: ProbeRequest, timeLimitMs: Int, trust: TrustShares?,
@@ -38,19 +46,21 @@ final class Transfer {
         self.request = request
         self.handle = handle
         self.started = .now
+        self.ownDeadline = library.hasQuickExit ? nil : started + .milliseconds(timeLimitMs)
         self.library = library
         self.collector = ResponseCollector(maxBodyBytes: request.maxBodyBytes)
         self.errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-        try configure(timeLimitMs: timeLimitMs, trust: trust)
+        try configure(timeLimitMs: ownDeadline == nil ? timeLimitMs : timeLimitMs + Self.ownDeadlineLeadMs, trust: trust)
     }
 
     deinit {
+        defer { errorBuffer.deallocate() }
+        guard !handedOver else { return }
         detach()
         netprobe_easy_cleanup(handle)
         netprobe_slist_free_all(headerList)
         netprobe_slist_free_all(resolveList)
-        errorBuffer.deallocate()
     }
 
     var collectedHeaders: [(name: String, value: String)] { collector.headers }
@@ -69,6 +79,47 @@ final class Transfer {
         guard let multi else { return }
         netprobe_multi_remove_handle(multi, handle)
         self.multi = nil
+    }
+
+    /// Ending this transfer now would wait for its name lookup: a libcurl without
+    /// CURLOPT_QUICK_EXIT joins the resolver thread of a lookup still running
+    /// (end_later.c). Such a transfer stays in its multi handle, for `endLater`.
+    var endingWouldWait: Bool {
+        multi != nil && !library.hasQuickExit && !lookupIsOver
+    }
+
+    /// The name lookup is over: the host resolved, or a connection was made (a numeric host is
+    /// looked up in under a microsecond, which libcurl reports as no lookup time at all).
+    private var lookupIsOver: Bool {
+        var connected: curl_off_t = 0
+        return hasResolved
+            || (netprobe_easy_getinfo_off_t(handle, CURLINFO_CONNECT_TIME_T, &connected) == CURLE_OK && connected > 0)
+    }
+
+    /// The error of a transfer the runner ended at `ownDeadline`, in libcurl's words for its own.
+    var timedOutError: TransportError {
+        let limitMs = ownDeadline.map { ($0 - started).inMilliseconds } ?? 0
+        return TransportError(kind: .timeout, code: Int(CURLE_OPERATION_TIMEDOUT.rawValue),
+                              message: "\(lookupIsOver ? "Operation" : "Resolving") timed out after \(Int(limitMs)) milliseconds")
+    }
+
+    /// Ends `multi` and `transfers`, still in it, on a thread of their own (end_later.c):
+    /// nothing here waits for their name lookups. The transfers are left with nothing to end.
+    static func endLater(_ transfers: [Transfer], multi: UnsafeMutableRawPointer) {
+        guard let ending = netprobe_ending_new(multi, transfers.count) else {
+            // Out of memory: ended here, waiting if need be.
+            for transfer in transfers { transfer.detach() }
+            netprobe_multi_cleanup(multi)
+            return
+        }
+        for transfer in transfers {
+            // libcurl may describe the end of the lookup in the error buffer, which is ours.
+            _ = netprobe_easy_setopt_pointer(transfer.handle, CURLOPT_ERRORBUFFER, nil)
+            netprobe_ending_add(ending, transfer.handle, transfer.headerList, transfer.resolveList)
+            transfer.handedOver = true
+            transfer.multi = nil
+        }
+        netprobe_ending_start(ending)
     }
 
     // MARK: - Options

@@ -190,4 +190,19 @@ unsigned netprobe_trust_share_reuses(const struct netprobe_trust_share *share);
  * CURLE_NOT_BUILT_IN when sharing is unavailable; the transfer then keeps its own store. */
 CURLcode netprobe_easy_share_trust(CURL *handle, struct netprobe_trust_share *share);
 
+/* ---- Ending transfers on a thread of their own (end_later.c) --------------- */
+
+/* A multi handle and the easy handles still in it (with their header and CURLOPT_RESOLVE
+ * lists), to be ended together, off the caller's thread: for a libcurl without
+ * CURLOPT_QUICK_EXIT, whose cleanup waits for a name lookup still running. NULL when out of
+ * memory (then end them yourself). At most `capacity` transfers are added. */
+struct netprobe_ending;
+struct netprobe_ending *netprobe_ending_new(CURLM *multi, size_t capacity);
+void netprobe_ending_add(struct netprobe_ending *ending, CURL *handle, struct curl_slist *headers,
+                         struct curl_slist *resolve);
+/* Removes, cleans up and frees them all, then the multi handle and `ending` itself, on a new
+ * detached thread (here, waiting, if no thread can be had). The caller must not touch any of
+ * them again. */
+void netprobe_ending_start(struct netprobe_ending *ending);
+
 #endif /* NETPROBE_CCURL_SHIM_H */
