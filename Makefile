@@ -12,7 +12,7 @@ DEBUG_BIN = .build/debug/netprobe
 VERSION := $(shell scripts/version)
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null)
 
-.PHONY: all deps test-deps bench-deps deb-deps deb build release run check unit lab lint bench soak install uninstall ecosystem clean \
+.PHONY: all deps test-deps bench-deps deb-deps deb dist build release run check unit lab lint bench soak install uninstall ecosystem clean \
 	fuzz fuzz-ci fuzz-build hostile check-sanitized check-tsan
 
 all: build
@@ -33,6 +33,13 @@ deb-deps:
 # clean copy of the tree, then checked by lintian (scripts/build-deb).
 deb: deb-deps
 	scripts/build-deb
+
+# netprobe-$(VERSION)-linux-ARCH.tar.gz, for machines that are not Debian 12 (glibc 2.31+,
+# libcurl 7.74+): the release binary and what `make install` installs with it, laid out as
+# under /usr/local, with install.sh to install it under any prefix (scripts/dist).
+DIST_NAME = netprobe-$(VERSION)-linux-$(shell uname -m)
+dist: release
+	scripts/dist $(RELEASE_BIN) $(DIST_NAME)
 
 build: deps
 	$(SWIFT) build

@@ -4,6 +4,8 @@
 # libcurl 7.74), and on this one (Debian 12), the same checks on both:
 #   - it asks the loader for no glibc symbol version newer than 2.31, and for no packed
 #     relocations (GLIBC_ABI_DT_RELR, glibc 2.36's loader)
+#   - `make dist`: the tarball's install.sh, run in the Debian 11 root, installs what
+#     `make install` installs, and --uninstall removes it; the tarball's binary is the one run
 #   - `--version`; `path --json` and an offline check (exit 1) in an empty network namespace
 #   - in the lab, the open network (online, exit 0) and the redirect portal (portal with its
 #     login URL, exit 2), and, as libcurl 7.74 has no CURLOPT_QUICK_EXIT, the black hole and
@@ -30,9 +32,37 @@ if ! ROOT=$("$REPO/scripts/bullseye-root" "$REPO/.build/bullseye-root" 2>"$WORK/
     sed 's/^/    /' "$WORK/root.log"
     finish
 fi
-install -m 0755 "$RELEASE" "$ROOT/usr/local/bin/netprobe"
 export NETPROBE_ROOT=$ROOT
 VERSION=$("$REPO/scripts/version")
+
+# ---- the tarball (make dist), installed by its install.sh in the root ------------------------
+# Staged (DESTDIR) inside the root by the root's own sh and coreutils; the same files as
+# `make install`. Its (stripped) binary is the one the root runs below.
+DIST=netprobe-$VERSION-linux-$(uname -m)
+if make -C "$REPO" --no-print-directory dist >"$WORK/dist.log" 2>&1; then
+    ok "make dist"
+else
+    not_ok "make dist"
+    sed 's/^/    /' "$WORK/dist.log"
+    finish
+fi
+unpacked=$(mktemp -d "$ROOT/var/tmp/netprobe-dist.XXXXXX")
+CLEANUP_DIRS="$unpacked"
+trap 'rm -rf $CLEANUP_DIRS; cleanup_common' EXIT
+tar -xzf "$REPO/$DIST.tar.gz" -C "$unpacked"
+inside=${unpacked#"$ROOT"}
+check "install.sh, run in the root, stages the tarball" \
+    chroot "$ROOT" env DESTDIR="$inside/stage" sh "$inside/$DIST/install.sh" /usr/local
+make -C "$REPO" --no-print-directory install DESTDIR="$WORK/make-install" INSTALL_BIN="$RELEASE" >"$WORK/install.log" 2>&1
+expect_eq "install.sh installs what make install does" \
+    "$(cd "$WORK/make-install" && find . -type f | sort | paste -sd' ')" \
+    "$(cd "$unpacked/stage" && find . -type f | sort | paste -sd' ')"
+expect_eq "the units name the binary under the prefix" \
+    "$(cat "$WORK/make-install/usr/local/lib/systemd/system/"*)" "$(cat "$unpacked/stage/usr/local/lib/systemd/system/"*)"
+check "install.sh --uninstall removes every file" sh -c \
+    'chroot "$1" env DESTDIR="$2/stage" sh "$2/$3/install.sh" --uninstall /usr/local >/dev/null &&
+     [ -z "$(find "$1$2/stage" -type f)" ]' _ "$ROOT" "$inside" "$DIST"
+install -m 0755 "$unpacked/$DIST/bin/netprobe" "$ROOT/usr/local/bin/netprobe"
 
 # ---- what the binary asks of the loader ------------------------------------------------------
 versions=$(readelf -V "$RELEASE" | sed -n 's/.*Name: \(GLIBC_[^ ]*\).*/\1/p' | sort -u)
