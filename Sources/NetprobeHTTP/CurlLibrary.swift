@@ -11,7 +11,7 @@ import CCurl
 /// |---|---|---|
 /// | CURLOPT_PROTOCOLS_STR, CURLOPT_REDIR_PROTOCOLS_STR | 7.85.0 | where present |
 /// | CURLOPT_PROTOCOLS, CURLOPT_REDIR_PROTOCOLS (bit masks) | 7.19.4 | before 7.85.0, the same http,https restriction |
-/// | CURLOPT_QUICK_EXIT | 7.87.0 | where present; older ones may wait for a name lookup that is never answered when a transfer is ended (the man page says so) |
+/// | CURLOPT_QUICK_EXIT | 7.87.0 | where present; before it the runner ends transfers at their limit itself, and those still in a name lookup on a thread of their own (end_later.c) |
 /// | CURLOPT_HTTP09_ALLOWED | 7.64.0 | always |
 /// | CURLOPT_RESOLVE with several addresses per name | 7.59.0 | always |
 /// | CURLOPT_INTERFACE "if!NAME" | 7.24.0 | always |

@@ -142,7 +142,8 @@ final class Transfer {
         try set(CURLOPT_NOSIGNAL, 1)
         // Without this, cleanup waits for the resolver thread: a black-holed DNS server
         // would hold the command for the resolver's own retries, past our deadline. Older
-        // libcurl has no such option: there the wait remains (the man page says so).
+        // libcurl has no such option: there the runner ends such transfers itself
+        // (`ownDeadline`, `endingWouldWait`).
         if library.hasQuickExit {
             try set(NETPROBE_CURLOPT_QUICK_EXIT, 1)
         }
