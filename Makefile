@@ -54,8 +54,8 @@ STATIC_LIBS = $(CURDIR)/.build/static-libs
 # it is compiled and linked against Debian 11's glibc, GCC 10 runtime, libnl and libcurl
 # headers (scripts/sysroot, taken once from a debootstrapped Debian 11 root), not against this
 # machine's. A binary asks the loader for the symbol versions of the glibc it was linked
-# against: linked on Debian 12 it asked for 2.34-2.36 for stat, pthread_create, dlopen and
-# __libc_start_main, which every glibc has. Linked against 2.31, the newest it asks for is
+# against: linked on Debian 12 it asked for 2.32-2.35 for pthread_sigmask, stat, dlopen,
+# pthread_create and __libc_start_main, which every glibc has. Linked against 2.31, the newest it asks for is
 # 2.29 (exp, log and pow of libm); `readelf -V` lists them. On 2.31 pthreads and dlopen live
 # in libpthread.so.0 and libdl.so.2, two more libraries named at start (empty stubs since 2.34).
 SYSROOT = $(CURDIR)/.build/sysroot-bullseye
