@@ -11,7 +11,7 @@
 #     login URL, exit 2), and, as libcurl 7.74 has no CURLOPT_QUICK_EXIT, the black hole and
 #     the blocked resolver (the deadline and the resolver cut-off hold)
 # Debian 11 is a debootstrapped root (scripts/bullseye-root: minbase, libcurl4 and
-# ca-certificates; made once, about 1.5 minutes cold, and kept in .build/bullseye-root); the
+# ca-certificates; made once, about a minute cold, and kept in .build/bullseye-root); the
 # binary runs there in a chroot with the root's own glibc and libcurl, and the lab's
 # resolv.conf and CA (Tests/ecosystem/lib/in-root). The binary is built here when the
 # sources are newer (`make release`: a full build takes a few minutes), whatever
