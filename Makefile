@@ -12,7 +12,7 @@ DEBUG_BIN = .build/debug/netprobe
 VERSION := $(shell scripts/version)
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null)
 
-.PHONY: all deps test-deps bench-deps deb-deps deb build release run check unit lab lint bench soak install uninstall ecosystem clean \
+.PHONY: all deps test-deps bench-deps deb-deps deb dist build release run check unit lab lint bench soak install uninstall ecosystem clean \
 	fuzz fuzz-ci fuzz-build hostile check-sanitized check-tsan
 
 all: build
@@ -34,14 +34,37 @@ deb-deps:
 deb: deb-deps
 	scripts/build-deb
 
+# netprobe-$(VERSION)-linux-ARCH.tar.gz, for machines that are not Debian 12 (glibc 2.31+,
+# libcurl 7.74+): the release binary and what `make install` installs with it, laid out as
+# under /usr/local, with install.sh to install it under any prefix (scripts/dist).
+DIST_NAME = netprobe-$(VERSION)-linux-$(shell uname -m)
+dist: release
+	scripts/dist $(RELEASE_BIN) $(DIST_NAME)
+
 build: deps
 	$(SWIFT) build
 
 # The Swift runtime is linked in (--static-swift-stdlib): binding its ten shared libraries
 # at every start cost more than the rest of an offline check. libnl, libstdc++ and libgcc
 # are linked in too, from Debian's archives (scripts/static-libs): the binary then needs
-# only libc and libm at start, and libcurl when it first sends. See bench/results.md.
+# only libc (with libm, libpthread and libdl) at start, and libcurl when it first sends.
+# See bench/results.md.
 STATIC_LIBS = $(CURDIR)/.build/static-libs
+# The binary runs on glibc 2.31 and newer (Debian 11, Ubuntu 20.04 and everything since):
+# it is compiled and linked against Debian 11's glibc, GCC 10 runtime, libnl and libcurl
+# headers (scripts/sysroot, taken once from a debootstrapped Debian 11 root), not against this
+# machine's. A binary asks the loader for the symbol versions of the glibc it was linked
+# against: linked on Debian 12 it asked for 2.32-2.35 for pthread_sigmask, stat, dlopen,
+# pthread_create and __libc_start_main, which every glibc has. Linked against 2.31, the newest it asks for is
+# 2.29 (exp, log and pow of libm); `readelf -V` lists them. On 2.31 pthreads and dlopen live
+# in libpthread.so.0 and libdl.so.2, two more libraries named at start (empty stubs since 2.34).
+SYSROOT = $(CURDIR)/.build/sysroot-bullseye
+SYSROOT_FLAGS = -Xswiftc -sdk -Xswiftc $(SYSROOT) -Xcc --sysroot=$(SYSROOT)
+# The Swift runtime was compiled against GCC 11's libstdc++ headers and calls one function that
+# GCC 10's libstdc++.a does not have: std::__throw_bad_array_new_length() (a hash table's size
+# overflowing). It is bound to GCC 10's std::__throw_bad_alloc(), which throws that error's
+# base class; the runtime catches neither, so either ends the process the same way.
+COMPAT_FLAGS = -Xlinker --defsym=_ZSt28__throw_bad_array_new_lengthv=_ZSt17__throw_bad_allocv
 # --disable-local-rpath: no RUNPATH $$ORIGIN, which a binary needing only system libraries has
 # no use for: the loader would try a dozen paths beside it for libc, libm and libcurl first.
 # --no-export-dynamic: the static runtime's link arguments export every public Swift symbol
@@ -51,18 +74,20 @@ STATIC_LIBS = $(CURDIR)/.build/static-libs
 # parser's) names are made by direct metadata accessors, which carry their protocol witnesses,
 # instead of from mangled names that the runtime demangles and checks against every
 # conformance record at first use: an offline check ran 20% fewer instructions.
-# LINKER_FLAGS: the toolchain's lld, writing the 40,500 relative relocations as DT_RELR (8 KB)
-# instead of RELA (950 KB), which the loader read, and so kept resident, at every start:
-# 0.7-0.9 MB less peak RSS, 1.00x-1.01x the time. DT_RELR needs glibc 2.36, which the binary
-# needs anyway (arc4random); the loader's GLIBC_ABI_DT_RELR version check says so at start.
-LINKER_FLAGS = -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
-RELEASE_FLAGS ?= --static-swift-stdlib --disable-local-rpath -Xlinker -L$(STATIC_LIBS) -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
+# LINKER_FLAGS: the toolchain's lld. Its packed relative relocations (-z pack-relative-relocs,
+# DT_RELR: the 41,500 relative relocations in 8 KB instead of 1 MB of RELA, 0.7-0.9 MB less
+# peak RSS) are not used: the loader applies them only from glibc 2.36 on, and a binary
+# carrying them refuses to start on older ones (GLIBC_ABI_DT_RELR). bench/README.md has both.
+LINKER_FLAGS = -Xswiftc -use-ld=lld
+RELEASE_FLAGS ?= --static-swift-stdlib --disable-local-rpath $(SYSROOT_FLAGS) -Xlinker -L$(STATIC_LIBS) \
+	-Xswiftc -Xclang-linker -Xswiftc -static-libgcc $(COMPAT_FLAGS) \
 	-Xlinker --no-export-dynamic -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors $(LINKER_FLAGS)
 # SwiftPM rebuilds nothing when only a compiler flag changes: a release build made with other
 # flags (or before they were recorded) is thrown away first.
 RELEASE_STAMP = .build/release-flags
 release: deps
-	scripts/static-libs $(STATIC_LIBS) >/dev/null
+	scripts/sysroot $(SYSROOT) >/dev/null
+	scripts/static-libs --sysroot $(SYSROOT) $(STATIC_LIBS) >/dev/null
 	@if [ "$$(cat $(RELEASE_STAMP) 2>/dev/null)" != '$(RELEASE_FLAGS)' ] && [ -e .build/release ]; then \
 		echo "release flags changed: rebuilding from scratch"; rm -rf "$$(readlink -f .build/release)"; fi
 	PKG_CONFIG_PATH=$(STATIC_LIBS)/pkgconfig $(SWIFT) build -c release $(RELEASE_FLAGS)

@@ -11,8 +11,9 @@ static const char soname[] = "libcurl.so.4";
 int netprobe_curl_load(char *message, size_t size) {
     /* RTLD_LOCAL: libcurl's symbols serve this table only. RTLD_LAZY, not RTLD_NOW: NOW would
      * bind every import of libcurl and its thirty-odd dependencies (GnuTLS, Kerberos, LDAP ...)
-     * at load, ~17 million instructions, where a check calls a few hundred of them. A libcurl
-     * too old for one of our entry points still fails here, whole: each is looked up below. */
+     * at load, where a check calls a few hundred of them. A libcurl too old for one of our
+     * entry points still fails here, whole: its version is checked and each entry point is
+     * looked up below. */
     void *library = dlopen(soname, RTLD_LAZY | RTLD_LOCAL);
     if (library == NULL) {
         const char *why = dlerror();
@@ -20,13 +21,31 @@ int netprobe_curl_load(char *message, size_t size) {
         return -1;
     }
     struct netprobe_curl_api api;
+    /* The version first (every libcurl has curl_version_info), so that whatever is missing
+     * below is reported against the version that was found. */
+    __typeof__(curl_version_info) *version_info = (__typeof__(curl_version_info) *)dlsym(library, "curl_version_info");
+    const curl_version_info_data *info = version_info ? version_info(CURLVERSION_NOW) : NULL;
+    if (info == NULL || info->version == NULL) {
+        snprintf(message, size, "cannot use %s: it has no curl_version_info; netprobe needs libcurl %s or newer",
+                 soname, NETPROBE_CURL_OLDEST_TEXT);
+        dlclose(library);
+        return -1;
+    }
+    api.version_num = info->version_num;
+    snprintf(api.version, sizeof api.version, "%s", info->version);
+    if (info->version_num < NETPROBE_CURL_OLDEST) {
+        snprintf(message, size, "cannot use %s: it is libcurl %s; netprobe needs libcurl %s or newer",
+                 soname, api.version, NETPROBE_CURL_OLDEST_TEXT);
+        dlclose(library);
+        return -1;
+    }
     /* Each name is resolved once; dlsym returns void *, the table's type says what it really is. */
 #define NETPROBE_RESOLVE(field, symbol)                                                             \
     do {                                                                                            \
         void *address = dlsym(library, #symbol);                                                    \
         if (address == NULL) {                                                                      \
-            snprintf(message, size, "cannot load %s: it has no %s (libcurl 7.66 or newer needed)",  \
-                     soname, #symbol);                                                              \
+            snprintf(message, size, "cannot use %s: libcurl %s has no %s; netprobe needs libcurl %s or newer", \
+                     soname, api.version, #symbol, NETPROBE_CURL_OLDEST_TEXT);                      \
             dlclose(library);                                                                       \
             return -1;                                                                              \
         }                                                                                           \

@@ -23,6 +23,9 @@ enum CurlErrorClassifier {
         // CURLE_TOO_LARGE (libcurl 8.6+; not in every header we build against): a header line
         // or header block over libcurl's limit. The far side broke HTTP.
         if code == tooLarge { return .proto }
+        // CURLE_SSL_CLIENTCERT (7.77.0; not in the oldest headers we build against): the server
+        // asked for a client certificate.
+        if code == sslClientCertificate { return .tls }
         switch CURLcode(rawValue: code) {
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             return .dns
@@ -37,7 +40,7 @@ enum CurlErrorClassifier {
             CURLE_SSL_CIPHER, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED,
             CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_SHUTDOWN_FAILED,
             CURLE_SSL_CRL_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
-            CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CLIENTCERT, CURLE_USE_SSL_FAILED:
+            CURLE_SSL_INVALIDCERTSTATUS, CURLE_USE_SSL_FAILED:
             return .tls
         // The peer closed or reset the connection before a complete answer.
         case CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE:
@@ -65,6 +68,8 @@ enum CurlErrorClassifier {
 
     /// CURLE_TOO_LARGE's stable number.
     static let tooLarge: UInt32 = 100
+    /// CURLE_SSL_CLIENTCERT's stable number.
+    static let sslClientCertificate: UInt32 = 98
 
     /// What libcurl knew about a failed transfer that went through a proxy.
     struct ProxiedFailure {

@@ -19,6 +19,8 @@ public final class ProbeRunner {
     /// HTTPS handshakes of the last `run` that used a store an earlier handshake had built
     /// (TrustShares): 0 with no HTTPS, one trusted directory per handshake, or no OpenSSL.
     public private(set) var sharedTrustHandshakes = 0
+    /// The libcurl loaded: its version decides which options each transfer sets.
+    public let library: CurlLibrary
 
     /// Called from `onResult` during `run`: the named transfers, if still running at `instant`,
     /// end then and are reported with `error` (through `onResult`, like any result). A later
@@ -31,9 +33,18 @@ public final class ProbeRunner {
 
     /// Initialises libcurl for the process (once, whoever comes first) and creates the multi handle.
     public init() throws(HTTPError) {
+        library = try CurlGlobal.ensureInitialized()
+        guard let multi = Self.makeMulti() else { throw .multiInitFailed }
+        self.firstMulti = multi
+    }
+
+    /// Sets its transfers' options as for `library`, whatever libcurl is loaded: the tests
+    /// run an older libcurl's choices (no CURLOPT_PROTOCOLS_STR, no CURLOPT_QUICK_EXIT) on this one.
+    init(actingAs library: CurlLibrary) throws(HTTPError) {
         try CurlGlobal.ensureInitialized()
         guard let multi = Self.makeMulti() else { throw .multiInitFailed }
         self.firstMulti = multi
+        self.library = library
     }
 
     deinit {
@@ -78,6 +89,13 @@ public final class ProbeRunner {
         let multi = firstMulti ?? Self.makeMulti()
         firstMulti = nil
 
+        // Transfers ended while their name lookup ran, on a libcurl that would wait for it
+        // (Transfer.endingWouldWait): they stay in the multi handle, ended with it after the round.
+        var lingering: [Transfer] = []
+        func end(_ transfer: Transfer) {
+            if transfer.endingWouldWait { lingering.append(transfer) } else { transfer.detach() }
+        }
+
         func finish(_ index: Int, _ observation: ProbeObservation) {
             results[index] = observation
             if listening { listening = onResult(observation) }
@@ -99,7 +117,8 @@ public final class ProbeRunner {
             }
             do {
                 let limitMs = min(Self.probeLimitMs(request.timeout), leftMs).rounded(.up)
-                let transfer = try Transfer(index: index, request: request, timeLimitMs: Int(limitMs), trust: trust)
+                let transfer = try Transfer(index: index, request: request, timeLimitMs: Int(limitMs), trust: trust,
+                                            library: library)
                 if transfer.attach(to: multi) {
                     active.append(transfer)
                 } else {
@@ -131,20 +150,27 @@ public final class ProbeRunner {
             }
             // Transfers whose cut-off has come end now, in request order.
             let now = ContinuousClock.now
-            for transfer in active where Self.resolveDue(transfer, now: now) && cutoffs[transfer.request.name] == nil {
-                cutoffs[transfer.request.name] = (now, Self.unresolvedError(after: transfer.request.resolveWithin ?? 0))
+            for transfer in active where cutoffs[transfer.request.name] == nil {
+                if Self.resolveDue(transfer, now: now) {
+                    cutoffs[transfer.request.name] = (now, Self.unresolvedError(after: transfer.request.resolveWithin ?? 0))
+                } else if let ownDeadline = transfer.ownDeadline, ownDeadline <= now {
+                    cutoffs[transfer.request.name] = (now, transfer.timedOutError)
+                }
             }
             let isDue = { (transfer: Transfer) in self.cutoffs[transfer.request.name].map { $0.instant <= now } ?? false }
             // Nothing is cut off until an answer decides something: most wake-ups look once.
             let due = cutoffs.isEmpty ? [] : active.filter(isDue)
             if !due.isEmpty { active.removeAll(where: isDue) }
             for transfer in due {
-                transfer.detach()
+                end(transfer)
                 finish(transfer.index, transfer.observation(endedWith: cutoffs[transfer.request.name]!.error))
             }
             let leftMs = (deadline - .now).inMilliseconds
             guard !active.isEmpty, listening, leftMs > 0 else { break }
-            let nextCutoff = active.compactMap { cutoffs[$0.request.name]?.instant ?? Self.pendingResolveCutoff($0) }.min()
+            let nextCutoff = active.compactMap { transfer in
+                [cutoffs[transfer.request.name]?.instant ?? Self.pendingResolveCutoff(transfer), transfer.ownDeadline]
+                    .compactMap { $0 }.min()
+            }.min()
             let cutoffMs = nextCutoff.map { ($0 - .now).inMilliseconds } ?? leftMs
             // libcurl shortens the wait itself when one of its own timers is due sooner.
             let polled = netprobe_multi_poll(multi, nil, 0, Int32(max(0, min(1000, min(leftMs, cutoffMs))).rounded(.up)), nil)
@@ -157,7 +183,7 @@ public final class ProbeRunner {
         // Whatever is left is ended here, in request order so reports are stable.
         let ending = failure ?? (listening ? Self.deadlineError : Self.cancelledError)
         for transfer in active {
-            transfer.detach()
+            end(transfer)
             let observation = transfer.observation(endedWith: ending)
             if ending.kind == .cancelled {
                 results[transfer.index] = observation
@@ -166,7 +192,9 @@ public final class ProbeRunner {
             }
         }
         active.removeAll()
-        if let multi { netprobe_multi_cleanup(multi) }
+        if let multi {
+            if lingering.isEmpty { netprobe_multi_cleanup(multi) } else { Transfer.endLater(lingering, multi: multi) }
+        }
         return zip(requests, results).map { request, result in result ?? Self.unsent(request, Self.cancelledError) }
     }
 

@@ -22,14 +22,25 @@ final class Transfer {
     let handle: UnsafeMutableRawPointer
     /// Created just before it is handed to the multi handle: the clock for transfers we end ourselves.
     let started: ContinuousClock.Instant
+    /// On a libcurl without CURLOPT_QUICK_EXIT, when the runner ends this transfer itself: at
+    /// its time limit, while libcurl's own limit is set `ownDeadlineLeadMs` later. libcurl
+    /// ending a transfer during its name lookup waits for the lookup; the runner ending it
+    /// does not (`endingWouldWait`). nil where libcurl can end it at once.
+    let ownDeadline: ContinuousClock.Instant?
+    static let ownDeadlineLeadMs = 2000
+    /// The libcurl loaded, named in every error and deciding which options are set.
+    private let library: CurlLibrary
     private let collector: ResponseCollector
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var resolveList: UnsafeMutablePointer<curl_slist>?
     private var multi: UnsafeMutableRawPointer?
+    /// The handle and its lists went to `endLater`, which ends them: deinit must not.
+    private var handedOver = false
 
     /// `trust`: the round's shared certificate stores, for transfers that trust a hashed directory.
-    init(index: Int, request: ProbeRequest, timeLimitMs: Int, trust: TrustShares?) throws(TransferSetupError) {
+    init(index: Int, request: ProbeRequest, timeLimitMs: Int, trust: TrustShares?,
+         library: CurlLibrary) throws(TransferSetupError) {
         guard let handle = netprobe_easy_init() else {
             throw TransferSetupError(code: CURLE_FAILED_INIT.rawValue, message: "curl_easy_init failed")
         }
@@ -37,18 +48,21 @@ final class Transfer {
         self.request = request
         self.handle = handle
         self.started = .now
+        self.ownDeadline = library.hasQuickExit ? nil : started + .milliseconds(timeLimitMs)
+        self.library = library
         self.collector = ResponseCollector(maxBodyBytes: request.maxBodyBytes)
         self.errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-        try configure(timeLimitMs: timeLimitMs, trust: trust)
+        try configure(timeLimitMs: ownDeadline == nil ? timeLimitMs : timeLimitMs + Self.ownDeadlineLeadMs, trust: trust)
     }
 
     deinit {
+        defer { errorBuffer.deallocate() }
+        guard !handedOver else { return }
         detach()
         netprobe_easy_cleanup(handle)
         netprobe_slist_free_all(headerList)
         netprobe_slist_free_all(resolveList)
-        errorBuffer.deallocate()
     }
 
     var collectedHeaders: [(name: String, value: String)] { collector.headers }
@@ -69,21 +83,72 @@ final class Transfer {
         self.multi = nil
     }
 
+    /// Ending this transfer now would wait for its name lookup: a libcurl without
+    /// CURLOPT_QUICK_EXIT joins the resolver thread of a lookup still running
+    /// (end_later.c). Such a transfer stays in its multi handle, for `endLater`.
+    var endingWouldWait: Bool {
+        multi != nil && !library.hasQuickExit && !lookupIsOver
+    }
+
+    /// The name lookup is over: the host resolved, or a connection was made (a numeric host is
+    /// looked up in under a microsecond, which libcurl reports as no lookup time at all).
+    private var lookupIsOver: Bool {
+        var connected: curl_off_t = 0
+        return hasResolved
+            || (netprobe_easy_getinfo_off_t(handle, CURLINFO_CONNECT_TIME_T, &connected) == CURLE_OK && connected > 0)
+    }
+
+    /// The error of a transfer the runner ended at `ownDeadline`, in libcurl's words for its own.
+    var timedOutError: TransportError {
+        let limitMs = ownDeadline.map { ($0 - started).inMilliseconds } ?? 0
+        return TransportError(kind: .timeout, code: Int(CURLE_OPERATION_TIMEDOUT.rawValue),
+                              message: "\(lookupIsOver ? "Operation" : "Resolving") timed out after \(Int(limitMs)) milliseconds")
+    }
+
+    /// Ends `multi` and `transfers`, still in it, on a thread of their own (end_later.c):
+    /// nothing here waits for their name lookups. The transfers are left with nothing to end.
+    static func endLater(_ transfers: [Transfer], multi: UnsafeMutableRawPointer) {
+        guard let ending = netprobe_ending_new(multi, transfers.count) else {
+            // Out of memory: ended here, waiting if need be.
+            for transfer in transfers { transfer.detach() }
+            netprobe_multi_cleanup(multi)
+            return
+        }
+        for transfer in transfers {
+            // libcurl may describe the end of the lookup in the error buffer, which is ours.
+            _ = netprobe_easy_setopt_pointer(transfer.handle, CURLOPT_ERRORBUFFER, nil)
+            netprobe_ending_add(ending, transfer.handle, transfer.headerList, transfer.resolveList)
+            transfer.handedOver = true
+            transfer.multi = nil
+        }
+        netprobe_ending_start(ending)
+    }
+
     // MARK: - Options
 
     private func configure(timeLimitMs: Int, trust: TrustShares?) throws(TransferSetupError) {
         try set(CURLOPT_URL, request.url)
-        // Only plain HTTP(S), never another scheme, and never a redirect: a redirect is the portal speaking.
-        try set(CURLOPT_PROTOCOLS_STR, "http,https")
-        try set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        // Only plain HTTP(S), never another scheme, and never a redirect: a redirect is the portal
+        // speaking. The same restriction in the form the libcurl found knows.
+        if library.hasProtocolsString {
+            try set(NETPROBE_CURLOPT_PROTOCOLS_STR, "http,https")
+            try set(NETPROBE_CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        } else {
+            try set(NETPROBE_CURLOPT_PROTOCOLS, Self.httpAndHTTPS)
+            try set(NETPROBE_CURLOPT_REDIR_PROTOCOLS, Self.httpAndHTTPS)
+        }
         try set(CURLOPT_FOLLOWLOCATION, 0)
         try set(CURLOPT_HTTPGET, 1)
         try set(CURLOPT_HTTP09_ALLOWED, 0)
         // Signals would be process-wide side effects; the threaded resolver does not need them.
         try set(CURLOPT_NOSIGNAL, 1)
         // Without this, cleanup waits for the resolver thread: a black-holed DNS server
-        // would hold the command for the resolver's own retries, past our deadline.
-        try set(CURLOPT_QUICK_EXIT, 1)
+        // would hold the command for the resolver's own retries, past our deadline. Older
+        // libcurl has no such option: there the runner ends such transfers itself
+        // (`ownDeadline`, `endingWouldWait`).
+        if library.hasQuickExit {
+            try set(NETPROBE_CURLOPT_QUICK_EXIT, 1)
+        }
         try setProxy()
         // Every probe proves its own connection and its own name lookup; nothing carried over.
         try set(CURLOPT_FRESH_CONNECT, 1)
@@ -192,7 +257,7 @@ final class Transfer {
     }
 
     private func set(_ option: CURLoption, _ value: Int) throws(TransferSetupError) {
-        try check(netprobe_easy_setopt_long(handle, option, value), "option \(option.rawValue)")
+        try check(netprobe_easy_setopt_long(handle, option, value), Self.name(of: option))
     }
 
     private func set(_ option: CURLoption, _ value: String) throws(TransferSetupError) {
@@ -200,7 +265,7 @@ final class Transfer {
         guard !value.utf8.contains(0) else {
             throw TransferSetupError(code: CURLE_BAD_FUNCTION_ARGUMENT.rawValue, message: "NUL byte in option \(option.rawValue) for \(request.name)")
         }
-        try check(netprobe_easy_setopt_string(handle, option, value), "option \(option.rawValue)")
+        try check(netprobe_easy_setopt_string(handle, option, value), Self.name(of: option))
     }
 
     /// TLS anywhere on the way: an https URL (directly or through a CONNECT tunnel) or an
@@ -228,11 +293,34 @@ final class Transfer {
         }
     }
 
-    /// `what` is only built on failure: a transfer sets about fifteen options.
+    /// The name of an option `set` takes, for its error message: what is missing, in libcurl's words.
+    private static func name(of option: CURLoption) -> String {
+        let names: [(CURLoption, String)] = [
+            (CURLOPT_URL, "CURLOPT_URL"), (NETPROBE_CURLOPT_PROTOCOLS_STR, "CURLOPT_PROTOCOLS_STR"),
+            (NETPROBE_CURLOPT_REDIR_PROTOCOLS_STR, "CURLOPT_REDIR_PROTOCOLS_STR"),
+            (NETPROBE_CURLOPT_PROTOCOLS, "CURLOPT_PROTOCOLS"), (NETPROBE_CURLOPT_REDIR_PROTOCOLS, "CURLOPT_REDIR_PROTOCOLS"),
+            (CURLOPT_FOLLOWLOCATION, "CURLOPT_FOLLOWLOCATION"), (CURLOPT_HTTPGET, "CURLOPT_HTTPGET"),
+            (CURLOPT_HTTP09_ALLOWED, "CURLOPT_HTTP09_ALLOWED"), (CURLOPT_NOSIGNAL, "CURLOPT_NOSIGNAL"),
+            (NETPROBE_CURLOPT_QUICK_EXIT, "CURLOPT_QUICK_EXIT"), (CURLOPT_FRESH_CONNECT, "CURLOPT_FRESH_CONNECT"),
+            (CURLOPT_FORBID_REUSE, "CURLOPT_FORBID_REUSE"), (CURLOPT_DNS_CACHE_TIMEOUT, "CURLOPT_DNS_CACHE_TIMEOUT"),
+            (CURLOPT_TIMEOUT_MS, "CURLOPT_TIMEOUT_MS"), (CURLOPT_BUFFERSIZE, "CURLOPT_BUFFERSIZE"),
+            (CURLOPT_CONNECTTIMEOUT_MS, "CURLOPT_CONNECTTIMEOUT_MS"), (CURLOPT_USERAGENT, "CURLOPT_USERAGENT"),
+            (CURLOPT_INTERFACE, "CURLOPT_INTERFACE"), (CURLOPT_IPRESOLVE, "CURLOPT_IPRESOLVE"),
+            (CURLOPT_PROXY, "CURLOPT_PROXY"), (CURLOPT_NOPROXY, "CURLOPT_NOPROXY"),
+            (CURLOPT_CAINFO, "CURLOPT_CAINFO"), (CURLOPT_CAPATH, "CURLOPT_CAPATH"),
+        ]
+        return names.first { $0.0 == option }?.1 ?? "option \(option.rawValue)"
+    }
+
+    /// CURLOPT_PROTOCOLS' bit mask for the same restriction as "http,https".
+    private static let httpAndHTTPS = Int(CURLPROTO_HTTP | CURLPROTO_HTTPS)
+
+    /// `what` is only built on failure: a transfer sets about fifteen options. The message
+    /// names the libcurl found, whose version decides what it knows.
     private func check(_ code: CURLcode, _ what: @autoclosure () -> String) throws(TransferSetupError) {
         guard code != CURLE_OK else { return }
         let text = String(cString: netprobe_easy_strerror(code))
-        throw TransferSetupError(code: code.rawValue, message: "could not set \(what()) for \(request.url): \(text)")
+        throw TransferSetupError(code: code.rawValue, message: "could not set \(what()) for \(request.url): \(text) (\(library))")
     }
 }
 

@@ -58,4 +58,35 @@ struct LibraryLoadingTests {
         #expect(online.stderr.contains("install libcurl4"), "\(online)")
         #expect(online.stdout.isEmpty, "\(online)")
     }
+
+    /// A libcurl older than netprobe can use (here a stand-in libcurl.so.4 that says it is
+    /// 7.60.0, mounted over the real one) is refused at load, naming the version found and the
+    /// one needed; what sends nothing still works.
+    @Test func aTooOldLibcurlIsExit70NamingItsVersion() throws {
+        let sandbox = try Sandbox()
+        let config = try sandbox.write(ProbeSet.healthy(3))
+        // curl_version_info's answer begins: age, version, version_num.
+        let source = sandbox.path("old-curl.c")
+        try """
+            struct info { int age; const char *version; unsigned int version_num; };
+            static struct info old = { 0, "7.60.0", 0x073c00 };
+            void *curl_version_info(int stamp) { (void)stamp; return &old; }
+            """.write(toFile: source, atomically: true, encoding: .utf8)
+        let library = sandbox.path("libcurl.so.4")
+        let compiler = Process()
+        compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        compiler.arguments = ["clang", "-shared", "-fPIC", "-o", library, source]
+        try compiler.run()
+        compiler.waitUntilExit()
+        try #require(compiler.terminationStatus == 0, "clang could not build the stand-in libcurl")
+        let replace = ["/bin/sh", "-c",
+                       "lib=$(ldconfig -p | awk '/libcurl\\.so\\.4 /{print $NF; exit}') && mount --bind \"$0\" \"$lib\" && exec \"$@\"",
+                       library]
+        let offline = try sandbox.run(["--json", "--config", config], network: .noRoute, wrapper: replace)
+        #expect(offline.status == 1, "\(offline)")
+        let online = try sandbox.run(["--json", "--config", config], network: .online, wrapper: replace)
+        #expect(online.status == 70, "\(online)")
+        #expect(online.stderr.contains("it is libcurl 7.60.0; netprobe needs libcurl 7.66.0 or newer"), "\(online)")
+        #expect(online.stdout.isEmpty, "\(online)")
+    }
 }

@@ -84,18 +84,26 @@ done
 # security updates); the Swift runtime, libstdc++ and libgcc are linked in; libcurl comes
 # by dlopen on the first transfer, declared in Depends.
 # (The dynamic loader itself, ld-linux-*, is named too: the linked-in libstdc++ uses its TLS.)
-expect_eq "the installed binary's NEEDED libraries" "libc.so.6 libm.so.6 libnl-3.so.200 libnl-route-3.so.200" \
+# Linked against glibc 2.31, where pthreads and dlopen live in libpthread and libdl (empty
+# stubs from 2.34 on).
+expect_eq "the installed binary's NEEDED libraries" "libc.so.6 libdl.so.2 libm.so.6 libnl-3.so.200 libnl-route-3.so.200 libpthread.so.0" \
     "$(readelf -d /usr/bin/netprobe | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | grep -v '^ld-linux' | sort | paste -sd' ')"
 # No library search path of its own ($ORIGIN would make the loader look in /usr/bin first).
 expect_eq "the installed binary's RUNPATH/RPATH" "" \
     "$(readelf -d /usr/bin/netprobe | sed -n 's/.*(R\(UN\)\{0,1\}PATH).*\[\(.*\)\]/\2/p')"
 check "Depends names libnl and libcurl" \
     sh -c 'dpkg-deb -f "$1" Depends | grep -q "libnl-3-200" && dpkg-deb -f "$1" Depends | grep -q "libcurl4"' _ "$DEB"
-# Packed relative relocations (DT_RELR) need glibc 2.36; the loader's version check
-# (GLIBC_ABI_DT_RELR) has no symbol behind it, so Depends must say so explicitly.
-check "Depends asks for libc6 >= 2.36, as the binary's packed relocations need" \
-    sh -c 'readelf -d /usr/bin/netprobe | grep -q "(RELR)" && readelf -V /usr/bin/netprobe | grep -q GLIBC_ABI_DT_RELR &&
-        dpkg-deb -f "$1" Depends | tr "," "\n" | grep -qx " *libc6 (>= 2.36)"' _ "$DEB"
+# The package is built against Debian 11 (glibc 2.31, libcurl 7.74): Depends says so, and
+# the binary asks the loader for nothing newer (no symbol version above 2.31, no packed
+# relocations, whose GLIBC_ABI_DT_RELR needs 2.36).
+check "Depends asks for libc6 >= 2.31 and libcurl4 >= 7.74, Debian 11's" \
+    sh -c 'dpkg-deb -f "$1" Depends | tr "," "\n" | grep -qx " *libc6 (>= 2.31)" &&
+        dpkg-deb -f "$1" Depends | tr "," "\n" | grep -qx " *libcurl4 (>= 7.74)"' _ "$DEB"
+check "the installed binary asks for no glibc newer than 2.31, and for no DT_RELR" \
+    sh -c '! readelf -d /usr/bin/netprobe | grep -q "(RELR)" &&
+        newest=$(readelf -V /usr/bin/netprobe | sed -n "s/.*Name: GLIBC_\([0-9.]*\) .*/\1/p" | sort -V | tail -n 1) &&
+        [ "$(printf "%s\n" "$newest" 2.31 | sort -V | tail -n 1)" = 2.31 ] &&
+        ! readelf -V /usr/bin/netprobe | grep -q GLIBC_ABI_' _
 check "man -w netprobe finds the installed page" sh -c 'test "$(man -w netprobe)" = /usr/share/man/man1/netprobe.1.gz'
 check "the bash completion registers itself" bash -c '. /usr/share/bash-completion/completions/netprobe && complete -p netprobe'
 check "no unit is enabled (the admin's choice)" \

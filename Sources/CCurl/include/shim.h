@@ -22,7 +22,16 @@
 #include <stddef.h>
 #include <curl/curl.h>
 
+/* The oldest libcurl netprobe loads: 7.66.0, the first with curl_multi_poll. Everything else
+ * it calls, sets or reads is older, or optional and set only where the version found has it
+ * (CurlLibrary.swift lists each option with its first version). */
+#define NETPROBE_CURL_OLDEST 0x074200
+#define NETPROBE_CURL_OLDEST_TEXT "7.66.0"
+
 struct netprobe_curl_api {
+    /* curl_version_info's version of the libcurl loaded: 0xXXYYZZ and its text ("7.74.0"). */
+    unsigned int version_num;
+    char version[32];
     __typeof__(curl_global_init) *global_init;
     __typeof__(curl_easy_init) *easy_init;
     __typeof__(curl_easy_cleanup) *easy_cleanup;
@@ -51,6 +60,10 @@ extern struct netprobe_curl_api netprobe_curl;
  * side calls it exactly once (a global `let`).
  */
 int netprobe_curl_load(char *message, size_t size);
+
+/* The version of the libcurl loaded (curl_version_info), as 0xXXYYZZ and as text. */
+static inline unsigned int netprobe_curl_version_num(void) { return netprobe_curl.version_num; }
+static inline const char *netprobe_curl_version(void) { return netprobe_curl.version; }
 
 /* curl_global_init with the default flags (the macro is not importable everywhere). */
 static inline CURLcode netprobe_curl_global_init(void) {
@@ -87,6 +100,18 @@ static inline struct curl_slist *netprobe_slist_append(struct curl_slist *list, 
 static inline void netprobe_slist_free_all(struct curl_slist *list) { netprobe_curl.slist_free_all(list); }
 
 /* ---- curl_easy_setopt ---------------------------------------------------- */
+
+/* Options by number. netprobe builds against the oldest libcurl headers it supports (the
+ * release build links against Debian 11, libcurl 7.74) as well as newer ones. The options
+ * newer than the oldest headers, and the old ones that newer headers mark deprecated (a
+ * warning in Swift), are named here by their numbers, which libcurl never changes or reuses
+ * (CURLOPTTYPE_* + n, as <curl/curl.h> defines them). Whether the libcurl loaded has an
+ * option is decided by its version, never by the headers (CurlLibrary.swift). */
+static const CURLoption NETPROBE_CURLOPT_PROTOCOLS = (CURLoption)(CURLOPTTYPE_LONG + 181);
+static const CURLoption NETPROBE_CURLOPT_REDIR_PROTOCOLS = (CURLoption)(CURLOPTTYPE_LONG + 182);
+static const CURLoption NETPROBE_CURLOPT_PROTOCOLS_STR = (CURLoption)(CURLOPTTYPE_OBJECTPOINT + 318);
+static const CURLoption NETPROBE_CURLOPT_REDIR_PROTOCOLS_STR = (CURLoption)(CURLOPTTYPE_OBJECTPOINT + 319);
+static const CURLoption NETPROBE_CURLOPT_QUICK_EXIT = (CURLoption)(CURLOPTTYPE_LONG + 322);
 
 static inline CURLcode netprobe_easy_setopt_long(CURL *handle, CURLoption option, long value) {
     return netprobe_curl.easy_setopt(handle, option, value);
@@ -164,5 +189,20 @@ unsigned netprobe_trust_share_reuses(const struct netprobe_trust_share *share);
 /* Sets CURLOPT_SSL_CTX_FUNCTION/DATA so this transfer's TLS contexts share `share`'s store.
  * CURLE_NOT_BUILT_IN when sharing is unavailable; the transfer then keeps its own store. */
 CURLcode netprobe_easy_share_trust(CURL *handle, struct netprobe_trust_share *share);
+
+/* ---- Ending transfers on a thread of their own (end_later.c) --------------- */
+
+/* A multi handle and the easy handles still in it (with their header and CURLOPT_RESOLVE
+ * lists), to be ended together, off the caller's thread: for a libcurl without
+ * CURLOPT_QUICK_EXIT, whose cleanup waits for a name lookup still running. NULL when out of
+ * memory (then end them yourself). At most `capacity` transfers are added. */
+struct netprobe_ending;
+struct netprobe_ending *netprobe_ending_new(CURLM *multi, size_t capacity);
+void netprobe_ending_add(struct netprobe_ending *ending, CURL *handle, struct curl_slist *headers,
+                         struct curl_slist *resolve);
+/* Removes, cleans up and frees them all, then the multi handle and `ending` itself, on a new
+ * detached thread (here, waiting, if no thread can be had). The caller must not touch any of
+ * them again. */
+void netprobe_ending_start(struct netprobe_ending *ending);
 
 #endif /* NETPROBE_CCURL_SHIM_H */
