@@ -27,7 +27,11 @@ enum LinkResolverFallback {
         guard let link = result.plan.linkResolvers else { return out }
         out.resolvers = ResolverReport(link: link.servers, linkSource: link.source, linkInterface: link.interface)
         out.resolvers.leaseErrors = result.plan.leaseProblems
-        guard everyProbeFailedToResolve(result), ContinuousClock.now < deadline else { return out }
+        guard ContinuousClock.now < deadline else { return out }
+        guard everyProbeFailedToResolve(result) else {
+            return try slowNamesAskedAgain(result, resolvers: out.resolvers, config: config, started: started,
+                                           deadline: deadline, runner: runner) ?? out
+        }
         let hosts = Self.hosts(result.plan)
         guard !hosts.isEmpty else { return out }
         out.resolvers.linkAsked = true
@@ -88,20 +92,43 @@ enum LinkResolverFallback {
         return out
     }
 
+    /// Some names resolved and others ran out of the resolve cut-off: the configured resolvers
+    /// answer, some names slowly (a stub whose cache holds a few of them, as after boot). An
+    /// offline answer resting on the cut-off would be netprobe's own doing, so those probes are
+    /// sent again through the configured resolvers with the longer patience, and the path is
+    /// concluded on everything it saw. Nil when nothing is to be asked again.
+    static func slowNamesAskedAgain(_ result: Round.PathResult, resolvers: ResolverReport, config: ProbeConfig,
+                                    started: ContinuousClock.Instant, deadline: ContinuousClock.Instant,
+                                    runner: () throws(CheckError) -> any TransferRunner) throws(CheckError) -> Round.PathResult? {
+        guard result.conclusion.verdict == .offline else { return nil }
+        let settled = result.findings.settled.filter { $0.outcome != .skipped }
+        let cutOff = Set(settled.filter { $0.errorClass == .dns }.map(\.spec.name))
+        guard !cutOff.isEmpty, settled.contains(where: resolved),
+              var again = try askConfiguredAgain(result, only: cutOff, keepingFailures: true, config: config,
+                                                 started: started, deadline: deadline, runner: runner) else { return nil }
+        again.resolvers = resolvers
+        again.resolvers.configuredRetried = true
+        var out = merged(again, into: result)
+        out.conclusion = VerdictEngine.conclude(out.findings)
+        return out
+    }
+
     /// How long the configured resolvers get when asked again before `resolver-blocked`.
     static let configuredRetryPatience = 1.5
 
     /// The probes that the system resolver looked up, sent again the same way with a new resolve
     /// deadline (`configuredRetryPatience`, within the check's). The round's result when the
     /// configured resolvers answered this time (whatever the probes then met); nil when they
-    /// failed again, or no time is left.
-    static func askConfiguredAgain(_ result: Round.PathResult, config: ProbeConfig, started: ContinuousClock.Instant,
-                                   deadline: ContinuousClock.Instant,
+    /// failed again (unless `keepingFailures`), or no time is left.
+    static func askConfiguredAgain(_ result: Round.PathResult, only names: Set<String>? = nil,
+                                   keepingFailures: Bool = false, config: ProbeConfig,
+                                   started: ContinuousClock.Instant, deadline: ContinuousClock.Instant,
                                    runner: () throws(CheckError) -> any TransferRunner) throws(CheckError) -> Round.PathResult? {
         guard ContinuousClock.now < deadline else { return nil }
         var plan = result.plan
         var kept: [(ProbeRequest, ProbeSpec)] = []
-        for (request, spec) in zip(plan.requests, plan.specs) where request.resolveWithin != nil {
+        for (request, spec) in zip(plan.requests, plan.specs)
+        where request.resolveWithin != nil && names.map({ $0.contains(spec.name) }) ?? true {
             var again = request
             again.resolveWithin = configuredRetryPatience
             kept.append((again, spec))
@@ -114,7 +141,7 @@ enum LinkResolverFallback {
         var round = Round([plan], quorum: config.quorum, started: started)
         guard let again = round.run(on: try runner(), deadline: deadline).first else { return nil }
         // Every probe failed to resolve again: the configured resolvers are blocked after all.
-        return again.findings.settled.contains(where: resolved) ? again : nil
+        return keepingFailures || again.findings.settled.contains(where: resolved) ? again : nil
     }
 
     /// The probe's host name resolved: it was answered, or failed at a step after resolution.

@@ -149,7 +149,30 @@ import Testing
         let checker = Kit.checker(Self.v4, runner)
         checker.linkLookUp = mixed.lookUp
         let second = try checker.run(Self.options(state))
-        #expect(second.reason == .dnsFailed && !second.resolvers.linkAsked && mixed.asked == 0)
+        #expect(!second.resolvers.linkAsked && mixed.asked == 0)
+        // The names cut off at 1 s go again through the configured resolvers, which answer now.
+        #expect(second.resolvers.configuredRetried && second.resolvers.used == .configured)
+        #expect(second.verdict == .online && second.reason == .probesValidated)
+    }
+
+    /// A stub whose cache holds some names (two probes share a host, or a name asked before):
+    /// those answer at once, the rest run out of the 1 s cut-off. Asked again with the longer
+    /// patience, silent again: the path stays offline (one operator is no quorum), and the link
+    /// is never asked (the configured resolvers did answer some names).
+    @Test func slowNamesAreAskedAgainOnceThenCount() throws {
+        let state = try LinkState()
+        let runner = ScriptedRunner { name, request in
+            if name == "a" { return Kit.ok(5) }
+            return Self.kind(request) == .again ? ScriptedRunner.Answer(at: .milliseconds(1500), error: .dns) : Self.unresolved
+        }
+        let link = Link()
+        let checker = Kit.checker(Self.v4, runner)
+        checker.linkLookUp = link.lookUp
+        let report = try checker.run(Self.options(state))
+        #expect(report.verdict == .offline && report.reason != .resolverBlocked)
+        #expect(report.resolvers.configuredRetried && !report.resolvers.linkAsked && link.asked == 0)
+        #expect(runner.rounds == 2)
+        #expect(!runner.requests.filter { Self.kind($0) == .again }.contains { $0.url.hasPrefix("http://a.") })
     }
 
     /// Planning alone: which configurations already reach the link's resolvers.

@@ -1,5 +1,11 @@
-import NetprobeCore
-@testable import NetprobeHTTP
+@testable import NetprobeWire
+@testable import NetprobeVerdict
+@testable import NetprobeOutput
+@testable import NetprobeReport
+@testable import NetprobeSystem
+@testable import NetprobeNetwork
+@testable import NetprobeCheck
+@testable import NetprobeWatch
 import XCTest
 
 /// The options netprobe sets for a libcurl older than the one loaded here (7.74: Debian 11),

@@ -15,19 +15,21 @@ scenario_test() {
         'r["dns"]["local_stub"] is True and r["dns"]["upstreams"] == ["198.51.100.1"]'
         'r["dns"]["used"] == "configured" and r["dns"]["link_asked"] is False'
         'all(p["resolver"] in ("configured", None) for p in probes)'
-        'min(p["timings"]["dns_ms"] for p in probes if p["outcome"] == "success") >= 1400'
+        'max(p["timings"]["dns_ms"] for p in probes if p["outcome"] == "success") >= 1400'
         'elapsed < 2'
     )
     np_step resolved-state check --json --timeout "$TIMEOUT"
 
-    # 2. A cold stub whose upstreams are unknown (no state): after 1 s the link's resolver is
-    #    asked and the probes validate through it; the stub is asked again before anything is
-    #    concluded, and answers: online, on the configured resolver's answers.
+    # 2. A cold stub whose upstreams are unknown (no state): names run out of the 1 s resolve
+    #    cut-off. When every name did, the link's resolver is asked and the stub again before
+    #    anything is concluded; when some resolved at once (a name two probes share, answered
+    #    from the stub's cache), the cut-off ones are asked again through the stub. Either way:
+    #    online, on the configured resolver's answers.
     lab_do stub_resolver "$GW_V4" --cold 1.5 --no-state
     TIMEOUT=10 EXPECT_EXIT=0 EXPECT_VERDICT=online EXPECT_REASON=probes-validated
     CHECKS=(
         'r["dns"]["local_stub"] is True and r["dns"]["upstreams"] == []'
-        'r["dns"]["link_asked"] is True and r["dns"]["configured_retried"] is True'
+        'r["dns"]["configured_retried"] is True'
         'r["dns"]["used"] == "configured"'
         'all(p["resolver"] in ("configured", None) for p in probes)'
         'elapsed < 2'
