@@ -24,6 +24,9 @@ extension ChangeWaiter: WatchEvents {
 public protocol WatchHandler: AnyObject {
     /// Prints the record and runs the hook; false ends watch (stdout is gone, or a stop signal came).
     func deliver(_ record: WatchRecord) -> Bool
+    /// Prints a record that no hook is given: the heartbeat (`alive`) and the last record (`stop`).
+    /// False when stdout is gone.
+    func write(_ record: WatchRecord) -> Bool
     /// After every check: the state last reported (held states are not reported yet) and the counters.
     func checked(reported: Report, counters: WatchCounters)
     /// A signal the waiter wakes for arrived.
@@ -47,12 +50,20 @@ public struct WatchSettings: Sendable {
     /// How long before a portal session's end to warn; nil for the default (`PortalSessionWatch`).
     public var sessionWarning: Duration?
     public var allPaths: Bool
+    /// The longest time between two records while nothing changes (an `alive` record fills it);
+    /// nil writes none.
+    public var heartbeat: Duration?
 
-    public init(interval: Duration, hold: Duration, sessionWarning: Duration? = nil, allPaths: Bool = false) {
+    /// The command's default heartbeat (the reasoning is in the man page).
+    public static let defaultHeartbeat: Duration = .seconds(900)
+
+    public init(interval: Duration, hold: Duration, sessionWarning: Duration? = nil, allPaths: Bool = false,
+                heartbeat: Duration? = nil) {
         self.interval = interval
         self.hold = hold
         self.sessionWarning = sessionWarning
         self.allPaths = allPaths
+        self.heartbeat = heartbeat
     }
 }
 
@@ -60,6 +71,12 @@ public struct WatchSettings: Sendable {
 /// reason to look: a kernel or resolver change, the interval or back-off timer (spread by
 /// `Jitter`), a re-check confirming a held state, the portal session's warning and end, a
 /// resume from suspend, or SIGHUP. Each check records why it ran (`WatchTrigger`).
+///
+/// The log it writes can be trusted for time, not only for changes: no two records are further
+/// apart than the heartbeat (an `alive` record fills a quiet stretch, written with a check when
+/// one falls near its time, so it costs no wake-up of its own while checks are more frequent),
+/// and a clean end writes a `stop` record. A log that falls silent for longer than the
+/// heartbeat, or a `start` with no `stop` before it, shows a watch that died.
 public final class WatchLoop {
     /// A wait during which CLOCK_BOOTTIME ran this much further than CLOCK_MONOTONIC had the
     /// machine asleep (both tick at the same rate while it is awake).
@@ -73,6 +90,10 @@ public final class WatchLoop {
     private var jitter: Jitter
     private let handler: any WatchHandler
     public private(set) var counters = WatchCounters()
+    /// The state last reported: what `alive` and `stop` repeat.
+    private var reported: Report?
+    /// When the last record was written (boot-time clock): the heartbeat counts from it.
+    private var lastRecordAt: Duration = .zero
 
     public init(checker: Checker, events: any WatchEvents, options: CheckOptions, settings: WatchSettings,
                 clock: any WatchClock = SystemWatchClock(), jitter: Jitter = Jitter(), handler: any WatchHandler) {
@@ -85,10 +106,29 @@ public final class WatchLoop {
         self.handler = handler
     }
 
-    /// Returns when the handler says to stop (a stop signal, stdout gone).
+    /// Returns when the handler says to stop (a stop signal, stdout gone), after the `stop` record.
     public func run() throws {
+        try watch()
+        // Every clean end, whatever caused it: the state held until now, nothing observed after.
+        // (When stdout is what went away, the write fails quietly.)
+        if let reported { _ = handler.write(.holding(.stop, reported, at: clock.wallNow(), allPaths: settings.allPaths).with(settings)) }
+    }
+
+    /// Delivers a record (with the hook) and notes when: false ends watch.
+    private func deliver(_ record: WatchRecord) -> Bool {
+        lastRecordAt = clock.now().boottime
+        return handler.deliver(record.with(settings))
+    }
+
+    /// Writes the heartbeat: false when stdout is gone.
+    private func heartbeat() -> Bool {
+        guard let reported else { return true }
+        lastRecordAt = clock.now().boottime
+        return handler.write(.holding(.alive, reported, at: clock.wallNow(), allPaths: settings.allPaths).with(settings))
+    }
+
+    private func watch() throws {
         var trigger = WatchTrigger.start
-        var reported: Report?
         var hold = HoldGate(hold: settings.hold)
         var session = PortalSessionWatch(lead: settings.sessionWarning)
         var backoff = Backoff()
@@ -108,7 +148,7 @@ public final class WatchLoop {
                 if var record = WatchRecord.after(previous, fresh, allPaths: settings.allPaths) {
                     record.trigger = why
                     if record.event == .change { counters.changes += 1 }
-                    guard handler.deliver(record) else { return }
+                    guard deliver(record) else { return }
                 }
             case .unchanged:
                 reported = report  // the same state, its freshest evidence
@@ -117,7 +157,7 @@ public final class WatchLoop {
             }
             guard let shown = reported else { return }  // unreachable: the first check is always reported
             if session.observe(report, at: started.boottime) {
-                guard handler.deliver(WatchRecord.expiring(report, reported: shown, allPaths: settings.allPaths)) else { return }
+                guard deliver(WatchRecord.expiring(report, reported: shown, allPaths: settings.allPaths)) else { return }
             }
             counters.sessionEnd = session.session?.endDate
             handler.checked(reported: shown, counters: counters)
@@ -130,6 +170,11 @@ public final class WatchLoop {
             let due = [(regular, online ? WatchTrigger.interval : .retry), hold.recheckAt.map { ($0, WatchTrigger.retry) },
                        session.nextCheck.map { ($0, WatchTrigger.expiry) }]
                 .compactMap { $0 }.min { $0.0 < $1.0 }!
+            // The heartbeat would fall due before the next wake-up: written now, with this check,
+            // once half of it has passed, rather than waking up for it alone.
+            if let beat = settings.heartbeat, lastRecordAt + beat <= due.0, clock.now().boottime - lastRecordAt >= beat / 2 {
+                guard heartbeat() else { return }
+            }
             switch try wait(until: due) {
             case .check(let why):
                 trigger = why
@@ -150,18 +195,23 @@ public final class WatchLoop {
         case stop
     }
 
-    /// Sleeps until the next reason to check.
+    /// Sleeps until the next reason to check, writing the heartbeat when it falls due first.
     private func wait(until due: (at: Duration, trigger: WatchTrigger)) throws -> WaitOutcome {
         let options = options
         while true {
             let before = clock.now()
-            let wake = try events.next(within: max(due.at - before.boottime, .zero), decisive: { checker.gateMoved(options) })
+            let beat = settings.heartbeat.map { lastRecordAt + $0 }
+            let wakeAt = min(due.at, beat ?? due.at)
+            let wake = try events.next(within: max(wakeAt - before.boottime, .zero), decisive: { checker.gateMoved(options) })
             // Asleep during the wait: whatever woke us, the network may be another one now.
             if clock.now().slept(since: before) >= Self.sleepThreshold { return .check(.resume) }
             switch wake {
             case .pathChanged: return .check(.link)
             case .resolverChanged: return .check(.resolv)
-            case .timer: return .check(due.trigger)
+            case .timer:
+                // The heartbeat's own timer: nothing to check, the state is as reported.
+                guard let beat, beat < due.at, clock.now().boottime < due.at else { return .check(due.trigger) }
+                guard heartbeat() else { return .stop }
             case .clockChanged: continue  // the wall clock was set: timers run on the boot-time clock, nothing is due
             case .outputClosed: return .stop
             case .signal:
@@ -172,5 +222,14 @@ public final class WatchLoop {
                 }
             }
         }
+    }
+}
+
+extension WatchRecord {
+    /// The record as this watch writes it: with its heartbeat.
+    func with(_ settings: WatchSettings) -> WatchRecord {
+        var record = self
+        record.heartbeat = settings.heartbeat
+        return record
     }
 }

@@ -19,9 +19,17 @@ import NetprobeCheck
 ///
 /// The third kind, `expiring`, is no change at all: the Captive Portal API's session is about
 /// to end (once per session), while the verdict still stands.
+///
+/// `alive` and `stop` are no news either: they repeat the state reported last, stamped with the
+/// moment they are written, so that a reader of the log knows how long that state is proven. A
+/// log of changes alone cannot tell a state that lasted from a watch that died after writing it.
 public struct WatchRecord: Sendable {
     public enum Event: String, Sendable {
         case start, change, expiring
+        /// The heartbeat: watch is running and the state reported last still holds.
+        case alive
+        /// watch is ending cleanly: the state reported last held until now, and nothing is observed after.
+        case stop
     }
 
     public let event: Event
@@ -35,6 +43,13 @@ public struct WatchRecord: Sendable {
     public var allPaths = false
     /// Why the check that found this state ran.
     public var trigger: WatchTrigger = .start
+    /// The longest time between two records of this watch while it runs (the heartbeat); nil
+    /// when it writes none. Every record carries it, so a reader of any part of the log knows
+    /// how long a silence proves that watch ended.
+    public var heartbeat: Duration?
+    /// For `alive` and `stop`: when the record was written (its `timestamp`); the report's own
+    /// timestamp is that of the check that found the state.
+    public var writtenAt: Date?
     /// The interface the probes left through (empty when the path was down).
     public var interface: String {
         report.answer.families.isEmpty ? "" : report.answer.interface ?? ""
@@ -66,6 +81,17 @@ public struct WatchRecord: Sendable {
         WatchRecord(event: .expiring, report: report, previous: reported, changed: [], allPaths: allPaths, trigger: .expiry)
     }
 
+    /// A heartbeat (`alive`) or the last record (`stop`): the state reported last, as of `now`.
+    /// Their trigger is what made them: the heartbeat's timer (`interval`), a stop signal (`signal`).
+    public static func holding(_ event: Event, _ reported: Report, at now: Date, allPaths: Bool) -> WatchRecord {
+        precondition(event == .alive || event == .stop, "only alive and stop repeat the reported state")
+        return WatchRecord(event: event, report: reported, previous: nil, changed: [], allPaths: allPaths,
+                           trigger: event == .alive ? .interval : .signal, writtenAt: now)
+    }
+
+    /// When the record says it was made: the moment it was written for `alive` and `stop`, else its check's start.
+    public var timestamp: Date { writtenAt ?? report.timestamp }
+
     public static func pathChanges(_ previous: Report, _ current: Report) -> [PathKey] {
         func states(_ report: Report) -> [PathKey: String] {
             Dictionary(report.paths.map { (PathKey(interface: $0.interface, family: $0.family),
@@ -79,15 +105,16 @@ public struct WatchRecord: Sendable {
         return order.filter { seen.insert($0).inserted && before[$0] != after[$0] }
     }
 
-    /// The report object (schema_version 1) with "event", "previous",
-    /// "previous_reason", "changed", "changed_paths" and "trigger" added, on one line.
+    /// The report object (schema_version 1) with "event", "previous", "previous_reason",
+    /// "changed", "changed_paths", "trigger" and "heartbeat_seconds" added, on one line.
     public var json: String {
-        let report = JSONFormatter.format(self.report)
+        let report = JSONFormatter.format(self.report, timestamp: timestamp)
         precondition(report.hasPrefix("{"), "a report is a JSON object")
         let paths = changedPaths.map { JSONOut.object(["family": .string($0.family?.rawValue), "interface": .string($0.interface)]) }
         // The watch keys first, then the report's own, as watch has always written them.
         let extra = "\"changed\":\(JSONOut.strings(changed).rendered()),\"changed_paths\":\(JSONOut.array(paths).rendered()),"
             + "\"event\":\(JSONOut.string(event.rawValue).rendered()),"
+            + "\"heartbeat_seconds\":\(JSONOut.number(heartbeat.map { Double($0.inNanoseconds) / 1e9 }).rendered()),"
             + "\"previous\":\(JSONOut.string(previous?.verdict.rawValue).rendered()),"
             + "\"previous_reason\":\(JSONOut.string(previous?.reason.rawValue).rendered()),"
             + "\"trigger\":\(JSONOut.string(trigger.rawValue).rendered())"
@@ -98,6 +125,9 @@ public struct WatchRecord: Sendable {
     /// `2026-11-22T10:00:00Z online probes-validated (was offline: no-default-route)`;
     /// `2026-11-22T10:00:00Z expiring online probes-validated session ends 2026-11-22T10:01:00Z`
     public var text: String {
+        if event == .alive || event == .stop {
+            return "\(Self.timestamp(timestamp)) \(event.rawValue) \(report.verdict.rawValue) \(report.reason.rawValue)"
+        }
         if event == .expiring {
             let end = report.portalSessionEnd.map(Self.timestamp) ?? "unknown"
             return "\(Self.timestamp(report.timestamp)) expiring \(report.verdict.rawValue) \(report.reason.rawValue) session ends \(end)"

@@ -28,10 +28,12 @@ struct Watch: ParsableCommand {
             resume from suspend, every 1, 2, 4 ... 30 s while not online, and every --interval while \
             online (both spread by up to 10% at random), and before and after the end of a Captive \
             Portal API session (an "expiring" record once per session). Between those it sleeps in \
-            poll(2). --timeout bounds each check (default: the probe set's timeout).
+            poll(2). --timeout bounds each check (default: the probe set's timeout). An "alive" record \
+            is written when nothing was for --heartbeat seconds, a "stop" record on a clean exit: both \
+            repeat the state reported last, so `netprobe report` knows how long it is proven.
 
             SIGINT/SIGTERM: finish the current record, end a running hook (SIGTERM to its process \
-            group, SIGKILL half a second later), exit 0. SIGHUP: reload the \
+            group, SIGKILL half a second later), write the stop record, exit 0. SIGHUP: reload the \
             configuration (--config, $NETPROBE_CONFIG, /etc/netprobe/probes.json, built-in); a bad \
             one is reported on stderr and the old one kept. A closed stdout ends watch quietly \
             (exit 0).
@@ -73,6 +75,14 @@ struct Watch: ParsableCommand {
             transform: Seconds.sessionWarning.parse("--session-warning"))
     var sessionWarning: Double?
 
+    @Option(name: .customLong("heartbeat"), parsing: .unconditional,
+            help: ArgumentHelp("""
+                Write an "alive" record when no record was written for this many decimal seconds, so a \
+                log shows how long its last state is proven (0: none; else at least 1, at most 86400; default 900).
+                """, valueName: "seconds"),
+            transform: Seconds.heartbeat.parse("--heartbeat"))
+    var heartbeat: Double = WatchSettings.defaultHeartbeat.inSeconds
+
     @Option(name: .customLong("exec-timeout"), parsing: .unconditional,
             help: ArgumentHelp("Kill a hook that runs longer than this many decimal seconds (above 0, at most 86400).", valueName: "seconds"),
             transform: Seconds.execTimeout.parse("--exec-timeout"))
@@ -93,6 +103,9 @@ struct Watch: ParsableCommand {
         if exec.first?.isEmpty ?? false || (exec.isEmpty && CommandLine.arguments.last == "--exec") {
             throw ValidationError("--exec needs a program.")
         }
+        if heartbeat > 0 && heartbeat < 1 {
+            throw ValidationError("--heartbeat: 0 (none) or at least 1 second; a shorter one would fill the log.")
+        }
         if let program = exec.first, !HookRunner.canRun(program) {
             throw ValidationError("--exec: '\(TerminalText.escape(program))' is not an executable file or a program in $PATH.")
         }
@@ -109,7 +122,8 @@ struct Watch: ParsableCommand {
                                                        stopSignals: [SIGINT, SIGTERM])
             let output = WatchOutput(command: self, signals: signals, hook: hook, textfile: textfile.map(TextfileWriter.init))
             let settings = WatchSettings(interval: .milliseconds(Int64(interval * 1000)), hold: .milliseconds(Int64(hold * 1000)),
-                                         sessionWarning: sessionWarning.map { .milliseconds(Int64($0 * 1000)) }, allPaths: allPaths)
+                                         sessionWarning: sessionWarning.map { .milliseconds(Int64($0 * 1000)) }, allPaths: allPaths,
+                                         heartbeat: heartbeat > 0 ? .milliseconds(Int64(heartbeat * 1000)) : nil)
             let loop = WatchLoop(checker: Checker(), events: waiter, options: options.checkOptions(config: config, allPaths: allPaths),
                                  settings: settings, handler: output)
             try loop.run()

@@ -128,7 +128,7 @@ extension LabSuite {
             #expect(watch.waitForExit(timeout: 10) == 0)
             #expect(Date().timeIntervalSince(started) >= 1.4, "it finished the check first")
             let all = try Record.parseAll(watch.lines)
-            #expect(all.map(\.state) == ["online/probes-validated"])
+            #expect(all.map(\.description) == ["start online/probes-validated (was -)", "stop online/probes-validated (was -)"])
 
             // Idle (asleep in poll), SIGINT ends it at once.
             let idle = try lab.netprobe(["watch", "--config", lab.config, "--json"])
@@ -165,7 +165,8 @@ extension LabSuite {
             #expect(watch.stderr.contains("reloaded the configuration"))
             watch.signal(SIGTERM)
             #expect(watch.waitForExit(timeout: 10) == 0)
-            #expect(watch.lines.count == 4)
+            #expect(watch.lines.count == 5)
+            #expect(try Record.parse(watch.lines[4]).description == "stop portal/http-redirect (was -)")
         }
 
         @Test func aClosedStdoutEndsItQuietly() throws {

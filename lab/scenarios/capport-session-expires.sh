@@ -31,12 +31,12 @@ def t(text):
 records = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
 got = [(r["event"], r["trigger"], r["verdict"], r["reason"]) for r in records]
 want = [("start", "start", "online", "probes-validated"), ("expiring", "expiry", "online", "probes-validated"),
-        ("change", "expiry", "portal", "capport-captive")]
+        ("change", "expiry", "portal", "capport-captive"), ("stop", "signal", "portal", "capport-captive")]
 problems = []
 if got != want:
     problems.append("records %s, expected %s" % (got, want))
 else:
-    start, expiring, portal = records
+    start, expiring, portal, _ = records
     end = t(start["portal"]["expires_at"])  # whole seconds, cut: the session ends within the second after it
     if not 6 <= end - t(start["timestamp"]) <= 8:
         problems.append("expires_at %s is not about 8 s after the start %s" % (start["portal"]["expires_at"], start["timestamp"]))
