@@ -157,7 +157,8 @@ public final class WatchLoop {
             }
             guard let shown = reported else { return }  // unreachable: the first check is always reported
             if session.observe(report, at: started.boottime) {
-                guard deliver(WatchRecord.expiring(report, reported: shown, allPaths: settings.allPaths)) else { return }
+                guard deliver(WatchRecord.expiring(report, reported: shown, sessionEnd: session.session?.endDate,
+                                                   allPaths: settings.allPaths)) else { return }
             }
             counters.sessionEnd = session.session?.endDate
             handler.checked(reported: shown, counters: counters)

@@ -12,8 +12,9 @@ import NetprobeCheck
 
 /// One line of `watch` output: the start record, or a change.
 ///
-/// A change is a different verdict, a different reason, or a different portal
-/// login URL (a new portal is news even when the verdict stays "portal").
+/// A change is a different verdict, a different reason, a different portal login URL (a new
+/// portal is news even when the verdict stays "portal"), or a different `partial` (HTTPS to the
+/// probe operators failing while plain HTTP validates is news to whoever relies on HTTPS).
 /// Evidence that moves without changing those (timings, which probe answered
 /// first) is not a change: watch reports states, not measurements.
 ///
@@ -35,7 +36,7 @@ public struct WatchRecord: Sendable {
     public let event: Event
     public let report: Report
     public let previous: Report?
-    /// Of "verdict", "reason", "portal_url", "paths"; empty for the start record.
+    /// Of "verdict", "reason", "portal_url", "partial", "paths"; empty for the start record.
     public let changed: [String]
     /// With --all-paths: the paths whose verdict or reason changed, came or went.
     public var changedPaths: [PathKey] = []
@@ -50,6 +51,8 @@ public struct WatchRecord: Sendable {
     /// For `alive` and `stop`: when the record was written (its `timestamp`); the report's own
     /// timestamp is that of the check that found the state.
     public var writtenAt: Date?
+    /// For `expiring`: the session's end as the warning check knew it.
+    public var sessionEnd: Date?
     /// The interface the probes left through (empty when the path was down).
     public var interface: String {
         report.answer.families.isEmpty ? "" : report.answer.interface ?? ""
@@ -62,6 +65,7 @@ public struct WatchRecord: Sendable {
         if previous.verdict != current.verdict { changed.append("verdict") }
         if previous.reason != current.reason { changed.append("reason") }
         if previous.portal?.url != current.portal?.url { changed.append("portal_url") }
+        if (previous.partial ?? false) != (current.partial ?? false) { changed.append("partial") }
         let paths = allPaths ? pathChanges(previous, current) : []
         if !paths.isEmpty { changed.append("paths") }
         if changed.isEmpty { return nil }
@@ -76,9 +80,12 @@ public struct WatchRecord: Sendable {
         public var family: AddressFamily?
     }
 
-    /// The session warning: `report` is the check that re-asked the API just before the end.
-    public static func expiring(_ report: Report, reported: Report, allPaths: Bool) -> WatchRecord {
-        WatchRecord(event: .expiring, report: report, previous: reported, changed: [], allPaths: allPaths, trigger: .expiry)
+    /// The session warning, made by the check (`report`) that re-asked the API just before the
+    /// end: it tells of the state reported (`reported`; with --hold a new state may be held and
+    /// not reported yet), stamped with that check's start, and of the session's end as then known.
+    public static func expiring(_ report: Report, reported: Report, sessionEnd: Date?, allPaths: Bool) -> WatchRecord {
+        WatchRecord(event: .expiring, report: reported, previous: reported, changed: [], allPaths: allPaths, trigger: .expiry,
+                    writtenAt: report.timestamp, sessionEnd: sessionEnd ?? report.portalSessionEnd)
     }
 
     /// A heartbeat (`alive`) or the last record (`stop`): the state reported last, as of `now`.
@@ -129,10 +136,11 @@ public struct WatchRecord: Sendable {
             return "\(Self.timestamp(timestamp)) \(event.rawValue) \(report.verdict.rawValue) \(report.reason.rawValue)"
         }
         if event == .expiring {
-            let end = report.portalSessionEnd.map(Self.timestamp) ?? "unknown"
-            return "\(Self.timestamp(report.timestamp)) expiring \(report.verdict.rawValue) \(report.reason.rawValue) session ends \(end)"
+            let end = (sessionEnd ?? report.portalSessionEnd).map(Self.timestamp) ?? "unknown"
+            return "\(Self.timestamp(timestamp)) expiring \(report.verdict.rawValue) \(report.reason.rawValue) session ends \(end)"
         }
         var line = "\(Self.timestamp(report.timestamp)) \(report.verdict.rawValue) \(report.reason.rawValue)"
+        if report.partial == true { line += " partial" }
         if report.verdict == .portal {
             line += " login " + (report.portal?.url.map { TerminalText.escape($0, limit: 300) } ?? "unknown")
         }
@@ -159,7 +167,7 @@ public struct WatchRecord: Sendable {
             "NETPROBE_PORTAL_URL": report.portal?.url ?? "",
             "NETPROBE_INTERFACE": interface,
             "NETPROBE_TRIGGER": trigger.rawValue,
-            "NETPROBE_PORTAL_EXPIRES_AT": report.portalSessionEnd.map(Self.timestamp) ?? "",
+            "NETPROBE_PORTAL_EXPIRES_AT": (sessionEnd ?? report.portalSessionEnd).map(Self.timestamp) ?? "",
             "NETPROBE_PORTAL_BYTES_REMAINING": report.answer.sessionBytesRemaining.map(String.init) ?? "",
         ]
         if allPaths {

@@ -20,7 +20,7 @@ struct Watch: ParsableCommand {
         commandName: "watch",
         abstract: "Stay running; print a record at start and whenever the state changes.",
         discussion: """
-            A change is a new verdict, a new reason, or a new portal login URL, reported once it has \
+            A change is a new verdict, reason, portal login URL or "partial", reported once it has \
             held for --hold seconds. Records are JSON Lines with --format json (the report plus \
             "event", "trigger", "previous", "previous_reason", "changed"), else one timestamped line \
             each. Re-checks when the kernel reports a link, address or route change (at once when the \

@@ -327,3 +327,96 @@ extension WatchLoopTests {
         #expect(stop.heartbeat == nil && stop.json.contains(#""heartbeat_seconds":null"#))
     }
 }
+
+extension WatchLoopTests {
+    /// The API's answer to a check at `now` for a session ending at `end`: not captive with the
+    /// seconds left, or (`silent`) a 503 the check counts as no answer.
+    static func sessionAPI(_ clock: ScriptedClock, end: Duration, silent: @escaping (Duration) -> Bool) -> ScriptedRunner {
+        ScriptedRunner { name, _ in
+            guard name == "#capport" else { return Kit.ok(2) }
+            let now = clock.now().boottime
+            if silent(now) { return ScriptedRunner.Answer(at: .milliseconds(3), status: 503) }
+            let left = max(end - now, .zero).components.seconds
+            return ScriptedRunner.Answer(at: .milliseconds(3), status: 200, body: #"{"captive": false, "seconds-remaining": \#(left)}"#,
+                                         headers: [("content-type", "application/captive+json")])
+        }
+    }
+
+    /// Warned once; the API then fails a check (a SIGHUP re-check) and answers again with the
+    /// same end: the session is the same one, not warned of (nor its hook run) a second time.
+    @Test func oneWarningPerSessionWhateverTheAPIDoesInBetween() throws {
+        let clock = ScriptedClock()
+        let end = Duration.seconds(1100)
+        var silentAt: Set<Duration> = []
+        let runner = Self.sessionAPI(clock, end: end) { silentAt.contains($0) }
+        let events = ScriptedWatchEvents([
+            Self.timer(clock),  // the warning at 1090
+            { _ in  // a resolver change at 1092: the API does not answer that check
+                clock.advance(.seconds(2))
+                silentAt.insert(clock.now().boottime)
+                return .resolverChanged
+            },
+            { _ in  // another at 1094: the API answers again, the same end
+                clock.advance(.seconds(2))
+                return .resolverChanged
+            },
+            Self.timer(clock),  // the check right after the end
+        ])
+        let (loop, handler) = Self.loop(ScriptedPaths(Kit.dualStack), runner, events, clock, hold: .zero,
+                                        interval: .seconds(600), capportURL: "https://capport.example/api")
+        try loop.run()
+        #expect(handler.summary == ["start online start", "expiring online expiry"], "\(handler.summary)")
+        #expect(handler.checks.count == 5)
+        // The silent check kept the session: its end checks were still due, not a new warning.
+        #expect(events.timeouts[3] == end + .milliseconds(250) - .seconds(1094))
+    }
+
+    /// --hold 3: the warning's check finds the network failing (a candidate being held); the
+    /// expiring record tells of the state reported, online, stamped with that check's start.
+    @Test func anExpiringRecordReportsTheHeldStateNotTheCandidate() throws {
+        let clock = ScriptedClock()
+        let end = Duration.seconds(1100)
+        var probesFail = false
+        let api = Self.sessionAPI(clock, end: end) { _ in false }
+        let runner = ScriptedRunner { name, request in
+            name == "#capport" || !probesFail ? api.script(name, request) : nil
+        }
+        let events = ScriptedWatchEvents([{ timeout in
+            probesFail = true
+            clock.advance(timeout ?? .zero)
+            return .timer
+        }])
+        let (loop, handler) = Self.loop(ScriptedPaths(Kit.dualStack), runner, events, clock, hold: .seconds(3),
+                                        interval: .seconds(600), capportURL: "https://capport.example/api")
+        try loop.run()
+        #expect(handler.summary == ["start online start", "expiring online expiry"], "\(handler.summary)")
+        let expiring = try #require(handler.records.last)
+        #expect(expiring.report.verdict == .online && expiring.report.reason == .probesValidated)
+        #expect(expiring.timestamp > handler.records[0].timestamp)
+        #expect(expiring.environment["NETPROBE_PORTAL_EXPIRES_AT"] != "")
+        #expect(expiring.text.contains(" expiring online probes-validated session ends "))
+    }
+
+    /// HTTPS to the probe operators starts failing while plain HTTP validates: `partial` alone changed.
+    @Test func aChangeOfPartialAloneIsARecord() throws {
+        let clock = ScriptedClock()
+        var httpsFails = false
+        let runner = ScriptedRunner { name, _ in
+            name == "s" && httpsFails ? ScriptedRunner.Answer(at: .milliseconds(2), status: nil, error: .refused) : Kit.ok(2)
+        }
+        let events = ScriptedWatchEvents([{ timeout in
+            httpsFails = true
+            clock.advance(timeout ?? .zero)
+            return .timer
+        }, { timeout in
+            httpsFails = false
+            clock.advance(timeout ?? .zero)
+            return .timer
+        }])
+        let (loop, handler) = Self.loop(ScriptedPaths(Kit.dualStack), runner, events, clock, hold: .zero)
+        try loop.run()
+        #expect(handler.summary == ["start online start", "change online interval", "change online interval"], "\(handler.summary)")
+        #expect(handler.records.map(\.changed) == [[], ["partial"], ["partial"]])
+        #expect(handler.records[1].report.partial == true && handler.records[1].text.contains(" online probes-validated partial (was online"))
+    }
+}
