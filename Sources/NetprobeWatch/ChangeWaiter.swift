@@ -27,7 +27,7 @@ public struct PollError: Error, CustomStringConvertible {
 /// takes a full fresh snapshot, which is the resynchronisation.
 public final class ChangeWaiter {
     public enum Wake: Sendable, Equatable {
-        /// The kernel's link/address/route tables changed (and have settled).
+        /// The kernel's link/address/route/rule tables changed (and have settled).
         case pathChanged
         /// /etc/resolv.conf changed (and nothing in the kernel's tables with it).
         case resolverChanged

@@ -19,7 +19,7 @@ public enum WatchTrigger: String, Sendable, CaseIterable {
     case interval
     /// The back-off timer while not online, or a re-check confirming a new state within --hold.
     case retry
-    /// The kernel reported a link, address or route change.
+    /// The kernel reported a link, address, route or policy-rule change.
     case link
     /// /etc/resolv.conf changed.
     case resolv

@@ -23,7 +23,7 @@ struct Watch: ParsableCommand {
             A change is a new verdict, reason, portal login URL or "partial", reported once it has \
             held for --hold seconds. Records are JSON Lines with --format json (the report plus \
             "event", "trigger", "previous", "previous_reason", "changed"), else one timestamped line \
-            each. Re-checks when the kernel reports a link, address or route change (at once when the \
+            each. Re-checks when the kernel reports a link, address, route or policy-rule change (at once when the \
             change opens or closes a path, else debounced by 100 ms), a change of /etc/resolv.conf, a \
             resume from suspend, every 1, 2, 4 ... 30 s while not online, and every --interval while \
             online (both spread by up to 10% at random), and before and after the end of a Captive \
