@@ -18,6 +18,11 @@ public final class Checker {
     private var runner: (any TransferRunner)?
     /// The gates the last check saw (`gateMoved`).
     private(set) var lastGates: [PathGate]?
+    /// Whether each check notes what the lease and link state files said (`leaseMoved`): set by
+    /// a caller that watches those files; a one-shot check reads them once, for its own use.
+    public var tracksLeases = false
+    /// What the lease and link state files said at the last check (`leaseMoved`).
+    var lastLeases: LeaseFacts?
 
     /// `source` and `makeRunner` default to the kernel and libcurl; the runner is made on the
     /// first round that sends anything, and reused by the rounds after it (wait and watch).
@@ -46,6 +51,7 @@ public final class Checker {
         let deadline = start.advanced(by: .milliseconds(Int64(options.timeout * 1000)))
         var snapshot = try source.snapshot()
         lastGates = Self.gates(options, snapshot: snapshot)
+        if tracksLeases, let gates = lastGates { lastLeases = Self.leaseFacts(options, snapshot: snapshot, gates: gates) }
         let plans = options.allPaths ? PathPlan.every(options, snapshot: snapshot) : [PathPlan.machine(options, snapshot: snapshot)]
         var round = Round(plans, quorum: options.config.quorum, started: start)
         var results = round.isEmpty ? round.run(on: NoTransfers(), deadline: deadline)

@@ -23,6 +23,9 @@ public enum WatchTrigger: String, Sendable, CaseIterable {
     case link
     /// /etc/resolv.conf changed.
     case resolv
+    /// A lease or link state file now announces another Captive Portal API URI, or other
+    /// resolvers, for the verdict's link (a DHCP renewal, networkd rewriting its state).
+    case lease
     /// The machine slept (suspend) and woke up.
     case resume
     /// The portal session's end is near, or has come (Captive Portal API seconds-remaining).

@@ -209,6 +209,9 @@ public final class WatchLoop {
             switch wake {
             case .pathChanged: return .check(.link)
             case .resolverChanged: return .check(.resolv)
+            case .leaseChanged:
+                // A renewal that announced the same things is no reason to check.
+                if checker.leaseMoved(options) { return .check(.lease) }
             case .timer:
                 // The heartbeat's own timer: nothing to check, the state is as reported.
                 guard let beat, beat < due.at, clock.now().boottime < due.at else { return .check(due.trigger) }

@@ -25,6 +25,7 @@ struct Watch: ParsableCommand {
             "event", "trigger", "previous", "previous_reason", "changed"), else one timestamped line \
             each. Re-checks when the kernel reports a link, address, route or policy-rule change (at once when the \
             change opens or closes a path, else debounced by 100 ms), a change of /etc/resolv.conf, a \
+            lease or link state file that now announces another portal API or other resolvers, a \
             resume from suspend, every 1, 2, 4 ... 30 s while not online, and every --interval while \
             online (both spread by up to 10% at random), and before and after the end of a Captive \
             Portal API session (an "expiring" record once per session). Between those it sleeps in \
@@ -116,15 +117,19 @@ struct Watch: ParsableCommand {
         let config = try options.loadConfig()
         do {
             let signals = try SignalInbox(catching: [SIGINT, SIGTERM, SIGHUP, SIGCHLD])
+            let checkOptions = options.checkOptions(config: config, allPaths: allPaths)
             let waiter = try ChangeWaiter(signals: signals, wakeOn: [SIGINT, SIGTERM, SIGHUP],
-                                          watchingOutput: options.quiet ? nil : STDOUT_FILENO)
+                                          watchingOutput: options.quiet ? nil : STDOUT_FILENO,
+                                          leaseDirectories: checkOptions.leases.directories)
+            let checker = Checker()
+            checker.tracksLeases = true
             let hook = exec.isEmpty ? nil : HookRunner(argv: exec, timeLimit: .milliseconds(Int64(execTimeout * 1000)), signals: signals,
                                                        stopSignals: [SIGINT, SIGTERM])
             let output = WatchOutput(command: self, signals: signals, hook: hook, textfile: textfile.map(TextfileWriter.init))
             let settings = WatchSettings(interval: .milliseconds(Int64(interval * 1000)), hold: .milliseconds(Int64(hold * 1000)),
                                          sessionWarning: sessionWarning.map { .milliseconds(Int64($0 * 1000)) }, allPaths: allPaths,
                                          heartbeat: heartbeat > 0 ? .milliseconds(Int64(heartbeat * 1000)) : nil)
-            let loop = WatchLoop(checker: Checker(), events: waiter, options: options.checkOptions(config: config, allPaths: allPaths),
+            let loop = WatchLoop(checker: checker, events: waiter, options: checkOptions,
                                  settings: settings, handler: output)
             try loop.run()
         } catch {

@@ -409,7 +409,8 @@ transparent_proxy() {
 # capport_announce [URI]: the network announced its Captive Portal API (DHCP
 # option 114, RA option 37) and systemd-networkd recorded it, as it does, in
 # the client eth0's link state file: CAPTIVE_PORTAL=URI in
-# $RUN/netif/links/IFINDEX (`lab exec` points NETPROBE_NETIF_STATE_DIR there).
+# $RUN/netif/links/IFINDEX (`lab exec` points NETPROBE_NETIF_STATE_DIR there),
+# written as networkd writes it: a new file renamed over the old one.
 # No URI: nothing announced (the file goes).
 capport_announce() {
     local ifindex file
@@ -423,7 +424,8 @@ capport_announce() {
     [[ $1 != *$'\n'* ]] || die "capport_announce: one line only"
     # networkd's own format; netprobe must take CAPTIVE_PORTAL= and ignore the rest.
     printf '# This is private data. Do not parse.\nADMIN_STATE=configured\nOPER_STATE=routable\nNETWORK_FILE=/etc/systemd/network/lab.network\nCAPTIVE_PORTAL=%s\n' \
-        "$1" >"$file"
+        "$1" >"$file.tmp"
+    mv -f "$file.tmp" "$file"
 }
 
 # ---- the machine's own resolver and the link's ---------------------------------
