@@ -81,6 +81,13 @@ extension Checker {
         return Self.leaseFacts(options, snapshot: snapshot, gates: lastGates) != lastLeases
     }
 
+    /// The addresses of the interfaces the gates let probes through.
+    static func addresses(of gates: [PathGate], in snapshot: PathSnapshot) -> Set<[UInt8]> {
+        let names = Set(gates.flatMap { $0.open?.interfaces ?? [] })
+        return Set(snapshot.interfaces.filter { names.contains($0.name) }.flatMap(\.addresses)
+            .compactMap { IPAddressText.address($0.address) })
+    }
+
     /// Makes the transfer engine (loads libcurl) while nothing else is going on: a caller
     /// that is about to sleep until the network appears calls it, so the first check after
     /// the route shows up does not pay for it. A failure is left for that check to report.

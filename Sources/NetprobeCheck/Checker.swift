@@ -23,6 +23,9 @@ public final class Checker {
     public var tracksLeases = false
     /// What the lease and link state files said at the last check (`leaseMoved`).
     var lastLeases: LeaseFacts?
+    /// The addresses of the interfaces the last check's gates let probes through: a socket
+    /// leaving from one of them travels the path the verdict rests on.
+    public private(set) var lastPathAddresses: Set<[UInt8]> = []
 
     /// `source` and `makeRunner` default to the kernel and libcurl; the runner is made on the
     /// first round that sends anything, and reused by the rounds after it (wait and watch).
@@ -52,6 +55,7 @@ public final class Checker {
         var snapshot = try source.snapshot()
         lastGates = Self.gates(options, snapshot: snapshot)
         if tracksLeases, let gates = lastGates { lastLeases = Self.leaseFacts(options, snapshot: snapshot, gates: gates) }
+        lastPathAddresses = Self.addresses(of: lastGates ?? [], in: snapshot)
         let plans = options.allPaths ? PathPlan.every(options, snapshot: snapshot) : [PathPlan.machine(options, snapshot: snapshot)]
         var round = Round(plans, quorum: options.config.quorum, started: start)
         var results = round.isEmpty ? round.run(on: NoTransfers(), deadline: deadline)

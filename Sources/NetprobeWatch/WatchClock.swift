@@ -26,6 +26,8 @@ public enum WatchTrigger: String, Sendable, CaseIterable {
     /// A lease or link state file now announces another Captive Portal API URI, or other
     /// resolvers, for the verdict's link (a DHCP renewal, networkd rewriting its state).
     case lease
+    /// The machine's own TCP traffic stalled on the verdict's path (`StallDetector`).
+    case stall
     /// The machine slept (suspend) and woke up.
     case resume
     /// The portal session's end is near, or has come (Captive Portal API seconds-remaining).

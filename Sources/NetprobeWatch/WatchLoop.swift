@@ -90,13 +90,19 @@ public final class WatchLoop {
     private var jitter: Jitter
     private let handler: any WatchHandler
     public private(set) var counters = WatchCounters()
+    /// Passive stall detection (nil: off): the socket table and what it made of the last dumps.
+    private let sockets: (any TCPSocketSource)?
+    private var stall = StallDetector()
+    /// When to read the socket table next (boot-time clock); nil while not online.
+    private var stallPollAt: Duration?
     /// The state last reported: what `alive` and `stop` repeat.
     private var reported: Report?
     /// When the last record was written (boot-time clock): the heartbeat counts from it.
     private var lastRecordAt: Duration = .zero
 
     public init(checker: Checker, events: any WatchEvents, options: CheckOptions, settings: WatchSettings,
-                clock: any WatchClock = SystemWatchClock(), jitter: Jitter = Jitter(), handler: any WatchHandler) {
+                clock: any WatchClock = SystemWatchClock(), jitter: Jitter = Jitter(), handler: any WatchHandler,
+                sockets: (any TCPSocketSource)? = nil) {
         self.checker = checker
         self.events = events
         self.options = options
@@ -104,6 +110,7 @@ public final class WatchLoop {
         self.clock = clock
         self.jitter = jitter
         self.handler = handler
+        self.sockets = sockets
     }
 
     /// Returns when the handler says to stop (a stop signal, stdout gone), after the `stop` record.
@@ -167,6 +174,7 @@ public final class WatchLoop {
             checker.prepare()
 
             let online = report.verdict == .online
+            surveySockets(online: online)
             let regular = clock.now().boottime + jitter.spread(online ? settings.interval : backoff.next())
             let due = [(regular, online ? WatchTrigger.interval : .retry), hold.recheckAt.map { ($0, WatchTrigger.retry) },
                        session.nextCheck.map { ($0, WatchTrigger.expiry) }]
@@ -190,6 +198,31 @@ public final class WatchLoop {
         }
     }
 
+    /// After a check: while online, the socket table is read now (this wake-up is paid for
+    /// already) to pick the polling pace; a suspicion is not acted on, the check just ran.
+    private func surveySockets(online: Bool) {
+        guard let sockets, online, let table = try? sockets.sockets() else {
+            stallPollAt = nil
+            return
+        }
+        let now = clock.now().boottime
+        stallPollAt = now + StallDetector.nextPoll(after: stall.read(table, path: checker.lastPathAddresses, at: now))
+    }
+
+    /// The stall poll's own timer: true when the path is suspected (check it now).
+    private func pollSockets() -> Bool {
+        guard let sockets, let table = try? sockets.sockets() else {
+            stallPollAt = nil  // the table cannot be read: no detection, no more wake-ups for it
+            return false
+        }
+        let now = clock.now().boottime
+        let judgement = stall.judge(table, path: checker.lastPathAddresses, at: now)
+        stallPollAt = now + StallDetector.nextPoll(after: judgement)
+        guard judgement.suspected else { return false }
+        counters.stallSuspected += 1
+        return true
+    }
+
     private enum WaitOutcome {
         case check(WatchTrigger)
         case reload(CheckOptions)
@@ -202,7 +235,7 @@ public final class WatchLoop {
         while true {
             let before = clock.now()
             let beat = settings.heartbeat.map { lastRecordAt + $0 }
-            let wakeAt = min(due.at, beat ?? due.at)
+            let wakeAt = [due.at, beat, stallPollAt].compactMap { $0 }.min()!
             let wake = try events.next(within: max(wakeAt - before.boottime, .zero), decisive: { checker.gateMoved(options) })
             // Asleep during the wait: whatever woke us, the network may be another one now.
             if clock.now().slept(since: before) >= Self.sleepThreshold { return .check(.resume) }
@@ -213,9 +246,16 @@ public final class WatchLoop {
                 // A renewal that announced the same things is no reason to check.
                 if checker.leaseMoved(options) { return .check(.lease) }
             case .timer:
+                let now = clock.now().boottime
+                if now >= due.at { return .check(due.trigger) }
+                if let at = stallPollAt, now >= at {
+                    if pollSockets() { return .check(.stall) }
+                    continue
+                }
                 // The heartbeat's own timer: nothing to check, the state is as reported.
-                guard let beat, beat < due.at, clock.now().boottime < due.at else { return .check(due.trigger) }
-                guard heartbeat() else { return .stop }
+                if let beat, now >= beat {
+                    guard heartbeat() else { return .stop }
+                }
             case .clockChanged: continue  // the wall clock was set: timers run on the boot-time clock, nothing is due
             case .outputClosed: return .stop
             case .signal:

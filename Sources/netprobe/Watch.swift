@@ -84,6 +84,12 @@ struct Watch: ParsableCommand {
             transform: Seconds.heartbeat.parse("--heartbeat"))
     var heartbeat: Double = WatchSettings.defaultHeartbeat.inSeconds
 
+    @Flag(name: .customLong("no-stall-detect"), help: ArgumentHelp("""
+        Do not read the machine's TCP socket table (sock_diag) for stalls of the verdict's path \
+        (re-checks with trigger "stall").
+        """))
+    var noStallDetect = false
+
     @Option(name: .customLong("exec-timeout"), parsing: .unconditional,
             help: ArgumentHelp("Kill a hook that runs longer than this many decimal seconds (above 0, at most 86400).", valueName: "seconds"),
             transform: Seconds.execTimeout.parse("--exec-timeout"))
@@ -129,8 +135,16 @@ struct Watch: ParsableCommand {
             let settings = WatchSettings(interval: .milliseconds(Int64(interval * 1000)), hold: .milliseconds(Int64(hold * 1000)),
                                          sessionWarning: sessionWarning.map { .milliseconds(Int64($0 * 1000)) }, allPaths: allPaths,
                                          heartbeat: heartbeat > 0 ? .milliseconds(Int64(heartbeat * 1000)) : nil)
+            var sockets: TCPSocketTable?
+            if !noStallDetect {
+                do {
+                    sockets = try TCPSocketTable()
+                } catch {
+                    Log.note("stall detection is off: \(error.description)")
+                }
+            }
             let loop = WatchLoop(checker: checker, events: waiter, options: checkOptions,
-                                 settings: settings, handler: output)
+                                 settings: settings, handler: output, sockets: sockets)
             try loop.run()
         } catch {
             // CheckError, SignalSetupError, PollError: all say what failed in their description.

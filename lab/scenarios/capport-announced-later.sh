@@ -75,15 +75,5 @@ if rc != "0":
 print("; ".join(problems) or "ok")
 JUDGE
 )
-    NP_ELAPSED=0
-    if [[ $judged == ok ]] &&
-        /usr/bin/python3 "$LAB_DIR/../scripts/validate-json" "$LAB_DIR/../schemas/report.schema.json" "$out" --lines >>"$err" 2>&1; then
-        echo "pass watch: one check for a new URI, none for the same state, a portal within 2 s of each API named" >>"$DIR/steps.txt"
-        STEPS_DONE+=("watch online,portal,portal")
-    else
-        echo "FAIL watch: $judged (stderr: $(head -c 600 "$err"))" >>"$DIR/steps.txt"
-        STEPS_DONE+=("watch failed")
-        STEPS_FAILED+=(watch)
-    fi
-    np_steps_result
+    np_watch_result "$judged" online,portal,portal "one check for a new URI, none for the same state, a portal within 2 s of each API named"
 }

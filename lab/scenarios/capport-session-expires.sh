@@ -51,15 +51,5 @@ if sys.argv[2] != "0":
 print("; ".join(problems) or "ok")
 JUDGE
 )
-    NP_ELAPSED=0
-    if [[ $judged == ok ]] &&
-        /usr/bin/python3 "$LAB_DIR/../scripts/validate-json" "$LAB_DIR/../schemas/report.schema.json" "$out" --lines >>"$err" 2>&1; then
-        echo "pass watch: start, expiring before the end, portal within 2 s after it" >>"$DIR/steps.txt"
-        STEPS_DONE+=("watch online,expiring,portal")
-    else
-        echo "FAIL watch: $judged (stderr: $(head -c 600 "$err"))" >>"$DIR/steps.txt"
-        STEPS_DONE+=("watch failed")
-        STEPS_FAILED+=(watch)
-    fi
-    np_steps_result
+    np_watch_result "$judged" online,expiring,portal "start, expiring before the end, portal within 2 s after it"
 }
