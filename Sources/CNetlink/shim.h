@@ -93,4 +93,106 @@ static inline int cnetlink_route_get(struct nl_sock *socket, int family, const v
     return result < 0 ? result : -NLE_NOATTR;
 }
 
+// ---- NETLINK_SOCK_DIAG: the machine's TCP sockets and their tcp_info (`ss -ti`) ----------
+// One dump request per family; the answers are flattened here into one plain struct per socket,
+// so Swift reads no netlink framing. The kernel's struct tcp_info grows at its end from release
+// to release; it is declared here as far as netprobe reads it (the bitfield bytes as plain
+// bytes, the same layout), and an older kernel's shorter one leaves the rest zero.
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
+#include <linux/inet_diag.h>
+
+struct cnetlink_tcp_info {
+    __u8 state, ca_state, retransmits, probes, backoff, options, wscale, flags;
+    __u32 rto, ato, snd_mss, rcv_mss;
+    __u32 unacked, sacked, lost, retrans, fackets;
+    __u32 last_data_sent, last_ack_sent, last_data_recv, last_ack_recv;
+    __u32 pmtu, rcv_ssthresh, rtt, rttvar, snd_ssthresh, snd_cwnd, advmss, reordering;
+    __u32 rcv_rtt, rcv_space;
+    __u32 total_retrans;
+    __u64 pacing_rate, max_pacing_rate, bytes_acked, bytes_received;
+    __u32 segs_out, segs_in;
+};
+
+// One socket of a dump: where it goes, and how it fares.
+struct cnetlink_tcp_socket {
+    unsigned char family;       // AF_INET or AF_INET6
+    unsigned char state;        // TCP_ESTABLISHED (1), TCP_SYN_SENT (2), ...
+    unsigned short source_port, destination_port;
+    unsigned char source[16], destination[16];  // IPv4: the first 4 bytes
+    unsigned long long cookie;  // the kernel's identity of the socket
+    int has_info;               // tcp_info came with it
+    struct cnetlink_tcp_info info;
+};
+
+// A NETLINK_SOCK_DIAG socket, close-on-exec; -errno on failure.
+static inline int cnetlink_diag_open(void) {
+    int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+    return fd < 0 ? -errno : fd;
+}
+
+// Asks for every TCP socket of `family` in `states` (a TCPF_* mask) with its tcp_info. 0 or -errno.
+static inline int cnetlink_diag_request(int fd, int family, unsigned int states) {
+    struct {
+        struct nlmsghdr header;
+        struct inet_diag_req_v2 request;
+    } message;
+    memset(&message, 0, sizeof message);
+    message.header.nlmsg_len = sizeof message;
+    message.header.nlmsg_type = SOCK_DIAG_BY_FAMILY;
+    message.header.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+    message.request.sdiag_family = (__u8)family;
+    message.request.sdiag_protocol = IPPROTO_TCP;
+    message.request.idiag_ext = 1 << (INET_DIAG_INFO - 1);
+    message.request.idiag_states = states;
+    struct sockaddr_nl kernel;
+    memset(&kernel, 0, sizeof kernel);
+    kernel.nl_family = AF_NETLINK;
+    ssize_t sent = sendto(fd, &message, sizeof message, 0, (struct sockaddr *)&kernel, sizeof kernel);
+    return sent < 0 ? -errno : 0;
+}
+
+// Reads one datagram of the dump's answer (`length` bytes at `buffer`) into `out` (at most
+// `capacity`; `count` counts every socket, so a caller sees what did not fit). Returns 1 when
+// the dump is complete, 0 when more datagrams follow, -errno when the kernel refused.
+static inline int cnetlink_diag_parse(const void *buffer, int length, struct cnetlink_tcp_socket *out, int capacity,
+                                      int *count) {
+    const struct nlmsghdr *header = (const struct nlmsghdr *)buffer;
+    int left = length;
+    for (; NLMSG_OK(header, left); header = NLMSG_NEXT(header, left)) {
+        if (header->nlmsg_type == NLMSG_DONE) return 1;
+        if (header->nlmsg_type == NLMSG_ERROR) {
+            const struct nlmsgerr *error = (const struct nlmsgerr *)NLMSG_DATA(header);
+            return error->error < 0 ? error->error : -EPROTO;
+        }
+        if (header->nlmsg_type != SOCK_DIAG_BY_FAMILY || header->nlmsg_len < NLMSG_LENGTH(sizeof(struct inet_diag_msg))) continue;
+        const struct inet_diag_msg *diag = (const struct inet_diag_msg *)NLMSG_DATA(header);
+        int index = (*count)++;
+        if (index >= capacity) continue;
+        struct cnetlink_tcp_socket *socket = &out[index];
+        memset(socket, 0, sizeof *socket);
+        socket->family = diag->idiag_family;
+        socket->state = diag->idiag_state;
+        socket->source_port = ntohs(diag->id.idiag_sport);
+        socket->destination_port = ntohs(diag->id.idiag_dport);
+        memcpy(socket->source, diag->id.idiag_src, 16);
+        memcpy(socket->destination, diag->id.idiag_dst, 16);
+        socket->cookie = (unsigned long long)diag->id.idiag_cookie[0] | ((unsigned long long)diag->id.idiag_cookie[1] << 32);
+        int attributes = (int)header->nlmsg_len - (int)NLMSG_LENGTH(sizeof *diag);
+        const struct rtattr *attribute = (const struct rtattr *)(diag + 1);
+        for (; RTA_OK(attribute, attributes); attribute = RTA_NEXT(attribute, attributes)) {
+            if (attribute->rta_type != INET_DIAG_INFO) continue;
+            size_t size = RTA_PAYLOAD(attribute);
+            memcpy(&socket->info, RTA_DATA(attribute), size < sizeof socket->info ? size : sizeof socket->info);
+            socket->has_info = 1;
+        }
+    }
+    return 0;
+}
+
 #endif

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import NetprobeWire
 import NetprobeVerdict
 import NetprobeOutput
@@ -41,6 +46,44 @@ extension Checker {
     public func gateMoved(_ options: CheckOptions) -> Bool {
         guard let lastGates, let snapshot = try? snapshot() else { return true }
         return Self.gates(options, snapshot: snapshot) != lastGates
+    }
+
+    /// What the lease and link state files say of the links the gates let probes through: per
+    /// interface, the Captive Portal API URI announced and the link's resolvers. Read with the
+    /// current time (a dhclient lease that expired since is no longer one).
+    struct LeaseFacts: Equatable {
+        var interfaces: [String] = []
+        var uris: [String?] = []
+        var resolvers: [[String]?] = []
+    }
+
+    static func leaseFacts(_ options: CheckOptions, snapshot: PathSnapshot, gates: [PathGate]) -> LeaseFacts {
+        var leases = options.leases
+        leases.now = Date()
+        var facts = LeaseFacts()
+        var seen: Set<String> = []
+        for name in gates.flatMap({ $0.open?.interfaces ?? [] }) where seen.insert(name).inserted {
+            facts.interfaces.append(name)
+            facts.uris.append(leases.captivePortal(path: snapshot, through: [name])?.uri)
+            facts.resolvers.append(options.askLinkResolvers ? leases.resolvers(path: snapshot, through: [name])?.servers : nil)
+        }
+        return facts
+    }
+
+    /// True when a lease or link state file now announces another Captive Portal API URI, or
+    /// other resolvers, for a link the last check's paths went through than it did at that
+    /// check: a network that turned captive on a DHCP renewal is checked at once. Files that
+    /// changed without changing those (a lease renewed as it was, another link's) are no reason.
+    public func leaseMoved(_ options: CheckOptions) -> Bool {
+        guard tracksLeases, let lastLeases, let lastGates, let snapshot = try? snapshot() else { return false }
+        return Self.leaseFacts(options, snapshot: snapshot, gates: lastGates) != lastLeases
+    }
+
+    /// The addresses of the interfaces the gates let probes through.
+    static func addresses(of gates: [PathGate], in snapshot: PathSnapshot) -> Set<[UInt8]> {
+        let names = Set(gates.flatMap { $0.open?.interfaces ?? [] })
+        return Set(snapshot.interfaces.filter { names.contains($0.name) }.flatMap(\.addresses)
+            .compactMap { IPAddressText.address($0.address) })
     }
 
     /// Makes the transfer engine (loads libcurl) while nothing else is going on: a caller

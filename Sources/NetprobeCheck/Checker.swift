@@ -20,6 +20,14 @@ public final class Checker {
     private(set) var lastGates: [PathGate]?
     /// How the link's resolvers are asked (tests answer for them).
     var linkLookUp: LinkResolverFallback.LookUp = LinkResolverFallback.lookUp(_:families:link:deadline:)
+    /// Whether each check notes what the lease and link state files said (`leaseMoved`): set by
+    /// a caller that watches those files; a one-shot check reads them once, for its own use.
+    public var tracksLeases = false
+    /// What the lease and link state files said at the last check (`leaseMoved`).
+    var lastLeases: LeaseFacts?
+    /// The addresses of the interfaces the last check's gates let probes through: a socket
+    /// leaving from one of them travels the path the verdict rests on.
+    public private(set) var lastPathAddresses: Set<[UInt8]> = []
 
     /// `source` and `makeRunner` default to the kernel and libcurl; the runner is made on the
     /// first round that sends anything, and reused by the rounds after it (wait and watch).
@@ -48,6 +56,8 @@ public final class Checker {
         let deadline = start.advanced(by: .milliseconds(Int64(options.timeout * 1000)))
         var snapshot = try source.snapshot()
         lastGates = Self.gates(options, snapshot: snapshot)
+        if tracksLeases, let gates = lastGates { lastLeases = Self.leaseFacts(options, snapshot: snapshot, gates: gates) }
+        lastPathAddresses = Self.addresses(of: lastGates ?? [], in: snapshot)
         let plans = options.allPaths ? PathPlan.every(options, snapshot: snapshot) : [PathPlan.machine(options, snapshot: snapshot)]
         var round = Round(plans, quorum: options.config.quorum, started: start)
         var results = round.isEmpty ? round.run(on: NoTransfers(), deadline: deadline)

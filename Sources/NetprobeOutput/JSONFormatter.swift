@@ -13,6 +13,13 @@ public enum JSONFormatter {
         ReportDocument.json(report).rendered(pretty: pretty)
     }
 
+    /// The report stamped `timestamp` instead of its check's start (watch's `alive` and `stop`
+    /// records: the state as of the moment they are written). Only the top-level key moves:
+    /// `expires_at` stays where the check that asked the portal put it.
+    public static func format(_ report: Report, timestamp: Date) -> String {
+        ReportDocument.json(report, timestamp: timestamp).rendered(pretty: false)
+    }
+
     public static func format(_ snapshot: PathSnapshot, pretty: Bool = false) -> String {
         PathDocument.json(snapshot).rendered(pretty: pretty)
     }
@@ -131,7 +138,7 @@ enum DNSDocument {
 }
 
 enum ReportDocument {
-    static func json(_ report: Report) -> JSONOut {
+    static func json(_ report: Report, timestamp: Date? = nil) -> JSONOut {
         .object([
             "bytes": .object(["received": .int(report.bytesMoved.received), "sent": .int(report.bytesMoved.sent)]),
             "capport": report.capport.map(CapportDocument.json) ?? .null,
@@ -157,7 +164,7 @@ enum ReportDocument {
             ]),
             "reason": .string(report.reason.rawValue),
             "schema_version": .int(Report.schemaVersion),
-            "timestamp": .string(Timestamp.iso8601(report.timestamp)),
+            "timestamp": .string(Timestamp.iso8601(timestamp ?? report.timestamp)),
             "verdict": .string(report.verdict.rawValue),
         ])
     }

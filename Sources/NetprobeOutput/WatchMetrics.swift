@@ -18,6 +18,8 @@ public struct WatchCounters: Sendable, Equatable {
     public var lastCheck: Date?
     /// When the open portal session ends, while one is known.
     public var sessionEnd: Date?
+    /// Times the machine's own TCP traffic suggested the verdict's path stalled (each a re-check).
+    public var stallSuspected = 0
     /// Bytes every check has sent and received, per probe name (the API and DNS under their own names).
     public var bytesByProbe: [String: (sent: Int, received: Int)] = [:]
 
@@ -25,6 +27,7 @@ public struct WatchCounters: Sendable, Equatable {
 
     public static func == (lhs: WatchCounters, rhs: WatchCounters) -> Bool {
         lhs.checks == rhs.checks && lhs.changes == rhs.changes && lhs.lastCheck == rhs.lastCheck && lhs.sessionEnd == rhs.sessionEnd
+            && lhs.stallSuspected == rhs.stallSuspected
             && lhs.bytesByProbe.mapValues { [$0.sent, $0.received] } == rhs.bytesByProbe.mapValues { [$0.sent, $0.received] }
     }
 
@@ -44,6 +47,9 @@ extension PrometheusFormatter {
         out.text = format(report)
         out.counter("netprobe_checks_total", "Checks run since watch started.", [([], Double(counters.checks))])
         out.counter("netprobe_changes_total", "Changes reported since watch started.", [([], Double(counters.changes))])
+        out.counter("netprobe_stall_suspected_total",
+                    "Times the machine's own TCP traffic on the verdict's path stalled, and watch re-checked at once.",
+                    [([], Double(counters.stallSuspected))])
         if let last = counters.lastCheck {
             out.gauge("netprobe_last_check_timestamp_seconds", "When the last check started (Unix time).",
                       [([], seconds(last))])

@@ -5,8 +5,9 @@ import NetprobeOutput
 /// bounded lists, never the records: memory is the same for a day and for a year.
 ///
 /// The state a record gives holds until the next record that mentions the path (watch prints
-/// only changes); a record without the path ends it there (the path went away); the last state
-/// runs to the last timestamp seen.
+/// changes, and heartbeats between them); a record without the path ends it there (the path
+/// went away); a `stop` ends it; a watch that ended without one proves its state only up to its
+/// last record (`lost`); the state of a watch still running runs on to the report's clock.
 public struct PathTracker: Sendable {
     /// At most this many reason codes and portal URLs are told apart per path; later new ones
     /// are added up under `otherReasons` / `otherPortalURLs`, so a hostile log cannot grow them.
@@ -58,8 +59,10 @@ public struct PathTracker: Sendable {
     /// The longest outage and portal periods, longest first.
     public private(set) var notable: [Period] = []
     public private(set) var timeline: TimeBuckets<StateTime>
-    /// The state now and since when; nil while the path is absent.
+    /// The state now and since when; nil while the path is absent or nothing is observed.
     public private(set) var current: (state: PathState, since: Int64)?
+    /// The last state seen: kept across a stop or a lost watch, nil once the path went away.
+    public private(set) var final: PathState?
     private var run: Period?
 
     public init(key: PathKey?, origin: Int64) {
@@ -91,10 +94,17 @@ public struct PathTracker: Sendable {
             run = open
         }
         current = (state, time)
+        final = state
     }
 
     /// A record at `time` does not have the path: its state ends there.
     public mutating func absent(at time: Int64) {
+        final = nil
+        stop(at: time)
+    }
+
+    /// watch stopped at `time` (a `stop` record): the state held until then; nothing is observed after.
+    public mutating func stop(at time: Int64) {
         guard current != nil else { return }
         advance(to: time)
         last = time
@@ -102,7 +112,16 @@ public struct PathTracker: Sendable {
         current = nil
     }
 
-    /// The input ended at `time` (the last timestamp seen).
+    /// The watch that wrote the state ended without a `stop` (a `start` came next, or it fell
+    /// silent for longer than its heartbeat): the state is proven up to its last record only.
+    public mutating func lost() {
+        guard current != nil, let last else { return }
+        closeRun(at: last, ongoing: false)
+        current = nil
+    }
+
+    /// The input ended: the state runs on to `time`, the report's clock while the watch that
+    /// wrote it is still running, else its last record (a log without heartbeats proves no more).
     public mutating func finish(at time: Int64) {
         guard current != nil else { return }
         advance(to: time)

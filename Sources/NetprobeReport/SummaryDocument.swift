@@ -29,13 +29,21 @@ public enum SummaryDocument {
                 ])
             }),
             "lines": .int(summary.lines),
+            "live": .bool(summary.live),
+            "lost_runs": .int(summary.lostRuns),
+            "not_observed_ms": .int(Int(summary.notObserved)),
+            "now": time(summary.now),
             "malformed": .int(summary.malformed),
             "paths": .array(summary.trackers.map(path)),
             "records": .int(summary.records),
             "reorder_window": .int(summary.window),
             "reordered": .int(summary.reordered),
+            "runs": .int(summary.runs),
             "schema_version": .int(schemaVersion),
             "span_ms": .int(Int(summary.span)),
+            "stopped": .bool(summary.stopped),
+            "stops": .int(summary.stops),
+            "until": time(summary.until),
         ])
     }
 
@@ -43,7 +51,7 @@ public enum SummaryDocument {
         .object([
             "availability": .number(tracker.availability.map { ($0 * 1_000_000).rounded() / 1_000_000 }),
             "family": .string(tracker.key?.family?.rawValue),
-            "final": tracker.current.map { state(verdict: $0.state.verdict, reason: $0.state.reason) } ?? .null,
+            "final": tracker.final.map { state(verdict: $0.verdict, reason: $0.reason) } ?? .null,
             "first": time(tracker.first),
             "interface": .string(tracker.key?.interface),
             "last": time(tracker.last),

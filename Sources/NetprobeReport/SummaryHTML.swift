@@ -29,7 +29,7 @@ public enum SummaryHTML {
 
             """
         page += "<p class=\"meta\">\(HTMLText.escape(header(summary)))</p>\n"
-        guard let first = summary.first, let last = summary.last else {
+        guard let first = summary.first, let last = summary.until ?? summary.last else {
             return page + "<p>No records: nothing to summarise.</p>\n</body>\n</html>\n"
         }
         let scale = Scale(first: first, last: last)
@@ -55,8 +55,9 @@ public enum SummaryHTML {
 
     static func header(_ summary: WatchSummary) -> String {
         var text = "\(summary.records) record(s) from \(summary.lines) line(s)"
-        if let first = summary.first, let last = summary.last {
+        if let first = summary.first, let last = summary.until ?? summary.last {
             text += ", \(SummaryText.timestamp(first)) to \(SummaryText.timestamp(last)) (\(SummaryText.duration(summary.span)))"
+            text += "; " + SummaryText.runs(summary).dropLast()
         }
         if summary.malformed > 0 { text += "; \(summary.malformed) malformed line(s) skipped" }
         if summary.late > 0 { text += "; \(summary.late) record(s) out of order beyond the reorder window skipped" }

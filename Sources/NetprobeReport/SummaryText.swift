@@ -16,7 +16,9 @@ public enum SummaryText {
         guard let first = summary.first, let last = summary.last else {
             return out + "no records: nothing to summarise\n"
         }
-        out += "span: \(timestamp(first)) .. \(timestamp(last)) (\(duration(summary.span)))\n\n"
+        let until = summary.until ?? last
+        out += "span: \(timestamp(first)) .. \(timestamp(until)) (\(duration(summary.span)))"
+        out += "\n" + runs(summary) + "\n"
 
         let rows = summary.trackers.map { tracker -> [String] in
             [name(tracker), duration(tracker.observed), percent(tracker.online, tracker.observed),
@@ -43,6 +45,23 @@ public enum SummaryText {
                 + "\(summary.droppedOperators) probe sample(s) beyond \(WatchSummarizer.operatorLimit) operators\n"
         }
         return out
+    }
+
+    /// `watch: 2 run(s), 1 stopped, 1 ended without a stop; not observed 20s; stopped at ...`.
+    static func runs(_ summary: WatchSummary) -> String {
+        var parts = ["\(summary.runs) run(s)", "\(summary.stops) stopped"]
+        if summary.lostRuns > 0 { parts.append("\(summary.lostRuns) ended without a stop") }
+        var line = "watch: " + parts.joined(separator: ", ") + "; not observed \(duration(summary.notObserved))"
+        if let last = summary.last {
+            if summary.live {
+                line += "; still running"
+            } else if summary.stopped {
+                line += "; stopped at \(timestamp(last))"
+            } else if let now = summary.now, now > last {
+                line += "; nothing written since \(timestamp(last))"
+            }
+        }
+        return line + "\n"
     }
 
     static func name(_ tracker: PathTracker) -> String {

@@ -3,10 +3,26 @@ import NetprobeVerdict
 import NetprobeOutput
 /// The part of one `watch --json` record that `netprobe report` summarises. Everything else in
 /// the record (and every key added to watch after this reader was written: trigger, dns,
-/// portal.expires_at, an "expiring" event) is ignored, so old readers keep reading new logs.
+/// portal.expires_at) is ignored, so old readers keep reading new logs.
 public struct WatchLogRecord: Sendable, Equatable {
+    /// What the record says about watch itself, beyond the state (`event`).
+    public enum Event: Sendable, Equatable {
+        /// A watch began: whatever ran before it ended (cleanly only if a `stop` came first).
+        case start
+        /// The state (a change, an `expiring` warning, a record of an older watch without `event`,
+        /// or an event this reader does not know).
+        case state
+        /// The heartbeat: the state still held, and watch ran, at this moment.
+        case alive
+        /// watch ended cleanly: the state held until here, and nothing is observed after.
+        case stop
+    }
+
     /// Milliseconds since the epoch, UTC.
     public var time: Int64
+    public var event: Event = .state
+    /// The writer's heartbeat in milliseconds (`heartbeat_seconds`); nil when it wrote none.
+    public var heartbeatMs: Int64?
     public var overall: PathState
     /// The record's `paths`, in their order; empty when the record has none (older logs).
     public var paths: [PathEntry]
@@ -40,6 +56,8 @@ public struct WatchLogRecord: Sendable, Equatable {
         path["family"] = .whole
         var top = state
         top["timestamp"] = .whole
+        top["event"] = .whole
+        top["heartbeat_seconds"] = .whole
         top["paths"] = JSONSelection(path)
         top["probes"] = ["operator": .whole, "timings": ["total_ms": .whole]]
         return JSONSelection(top)
@@ -81,7 +99,18 @@ public struct WatchLogRecord: Sendable, Equatable {
                 paths.append(PathEntry(key: PathKey(interface: interface, family: family), state: try state(path, at: at())))
             }
         }
-        return WatchLogRecord(time: time, overall: overall, paths: paths, latencies: latencies(members["probes"]))
+        var event = Event.state
+        if case .string(let name)? = members["event"]?.content {
+            event = name == "start" ? .start : name == "alive" ? .alive : name == "stop" ? .stop : .state
+        }
+        var heartbeatMs: Int64?
+        // A day at most, as watch allows: a larger number is no heartbeat this reader can use.
+        if case .number(let seconds)? = members["heartbeat_seconds"]?.content, seconds > 0, seconds <= 86_400 {
+            heartbeatMs = Int64((seconds * 1000).rounded())
+        }
+        // alive and stop repeat the evidence of a check already logged: their probes are no new samples.
+        let samples = event == .alive || event == .stop ? [] : latencies(members["probes"])
+        return WatchLogRecord(time: time, event: event, heartbeatMs: heartbeatMs, overall: overall, paths: paths, latencies: samples)
     }
 
     private static func state(_ members: [JSONKey: JSONValue], at path: @autoclosure () -> String) throws(Invalid) -> PathState {

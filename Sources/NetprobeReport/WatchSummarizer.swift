@@ -11,6 +11,12 @@ import NetprobeOutput
 /// accounting of the states around it is already done. Per-path state machines
 /// (PathTracker) and bucketed latencies are all that is kept, so memory is bounded whatever
 /// the input's length.
+///
+/// Time is counted as the log proves it: a state from its record to the next one; a `stop` ends
+/// a watch's last state, and a `start` that no `stop` came before shows the watch before it died
+/// after its last record. Between the two nothing is observed (neither online nor offline). The
+/// last state runs on to the report's clock while the log's heartbeat says the watch is still
+/// running (its last record is at most a heartbeat and a grace old), else it ends at its last record.
 public struct WatchSummarizer: Sendable {
     public static let defaultWindow = 4096
     /// Paths told apart; records' further paths are left out (and counted).
@@ -36,6 +42,16 @@ public struct WatchSummarizer: Sendable {
     public private(set) var reordered = 0
     public private(set) var droppedPaths = 0
     public private(set) var droppedOperators = 0
+    /// `start` records: the watch runs the log holds.
+    public private(set) var runs = 0
+    /// `stop` records: runs that ended cleanly.
+    public private(set) var stops = 0
+    /// Runs that ended without a `stop`: a `start` came next, or the log fell silent for longer than its heartbeat.
+    public private(set) var lostRuns = 0
+    /// A watch's records were fed since its last `stop` (or the input's beginning): its end is not known yet.
+    private var runOpen = false
+    /// The heartbeat of the watch that wrote the last record fed (milliseconds).
+    private var heartbeatMs: Int64?
 
     private var heap: [Pending] = []
     private var sequence = 0
@@ -103,15 +119,38 @@ public struct WatchSummarizer: Sendable {
         return nil
     }
 
-    /// Ends the input: drains the window and closes every open state at the last timestamp.
-    public mutating func finish() -> WatchSummary {
+    /// How long past its heartbeat a log may be silent and its watch still count as running: a
+    /// check or a hook in progress delays the heartbeat, and a record's timestamp is its check's start.
+    public static func grace(heartbeat: Int64) -> Int64 { max(60_000, heartbeat / 4) }
+
+    /// Ends the input: drains the window and closes every open state. `now` is the report's
+    /// clock (milliseconds since the epoch): the last state runs on to it while the watch that
+    /// wrote it is running; nil ends every state at its last record.
+    public mutating func finish(now: Int64? = nil) -> WatchSummary {
         while !heap.isEmpty { feed(pop().record) }
-        if let end = lastFed {
-            overall?.finish(at: end)
-            for key in paths.keys { paths[key]?.finish(at: end) }
+        var until = lastFed
+        var live = false
+        if runOpen, let last = lastFed {
+            if let beat = heartbeatMs, let now, now >= last, now - last <= beat + Self.grace(heartbeat: beat) {
+                live = true
+                until = now
+                overall?.finish(at: now)
+                for key in paths.keys { paths[key]?.finish(at: now) }
+            } else if let beat = heartbeatMs, let now, now - last > beat + Self.grace(heartbeat: beat) {
+                // Silent for longer than its heartbeat: the watch died after its last record.
+                lostRuns += 1
+                overall?.lost()
+                for key in paths.keys { paths[key]?.lost() }
+            } else {
+                // No heartbeat (an older watch), or a report clock before the log: the last record is all there is.
+                overall?.finish(at: last)
+                for key in paths.keys { paths[key]?.finish(at: last) }
+            }
         }
         return WatchSummary(
-            first: first, last: lastFed, lines: lines, records: records, malformed: malformed, late: late,
+            first: first, last: lastFed, until: until, now: now, live: live, stopped: lastFed != nil && !runOpen,
+            runs: runs, stops: stops, lostRuns: lostRuns,
+            lines: lines, records: records, malformed: malformed, late: late,
             reordered: reordered, window: window, droppedPaths: droppedPaths, droppedOperators: droppedOperators,
             overall: overall, paths: paths.values.sorted { ($0.key ?? PathKey(interface: nil, family: nil)) < ($1.key ?? PathKey(interface: nil, family: nil)) },
             latency: latency.keys.sorted().map { (name: $0, buckets: latency[$0]!, total: latencyTotals[$0]!) })
@@ -120,7 +159,18 @@ public struct WatchSummarizer: Sendable {
     private mutating func feed(_ record: WatchLogRecord) {
         let time = record.time
         if first == nil { first = time }
+        if record.event == .start {
+            runs += 1
+            if runOpen {
+                // No stop before this start: the watch before died after its last record.
+                lostRuns += 1
+                overall?.lost()
+                for key in paths.keys { paths[key]?.lost() }
+            }
+        }
         lastFed = time
+        runOpen = record.event != .stop
+        heartbeatMs = record.heartbeatMs
         let origin = first ?? time
         if overall == nil { overall = PathTracker(key: nil, origin: origin) }
         overall?.see(record.overall, at: time)
@@ -136,6 +186,11 @@ public struct WatchSummarizer: Sendable {
             paths[entry.key]?.see(entry.state, at: time)
         }
         for key in paths.keys where !present.contains(key) { paths[key]?.absent(at: time) }
+        if record.event == .stop {
+            stops += 1
+            overall?.stop(at: time)
+            for key in paths.keys { paths[key]?.stop(at: time) }
+        }
         for sample in record.latencies {
             if latency[sample.operatorName] == nil {
                 guard latency.count < Self.operatorLimit else {
@@ -189,7 +244,20 @@ public struct WatchSummarizer: Sendable {
 /// What `report` prints, in every format.
 public struct WatchSummary: Sendable {
     public var first: Int64?
+    /// The last record's timestamp.
     public var last: Int64?
+    /// Where the accounting ends: the report's clock while the last watch still runs, else the last record.
+    public var until: Int64?
+    /// The report's clock, when it was given.
+    public var now: Int64?
+    /// The watch that wrote the last record is running (its heartbeat says so at `now`).
+    public var live: Bool
+    /// The last record is a `stop`.
+    public var stopped: Bool
+    public var runs: Int
+    public var stops: Int
+    /// Runs that ended without a stop (died, killed, or silent past their heartbeat).
+    public var lostRuns: Int
     public var lines: Int
     public var records: Int
     public var malformed: Int
@@ -204,7 +272,10 @@ public struct WatchSummary: Sendable {
     public var paths: [PathTracker]
     public var latency: [(name: String, buckets: TimeBuckets<LatencyCell>, total: LatencyCell)]
 
-    public var span: Int64 { (first.flatMap { first in last.map { $0 - first } }) ?? 0 }
+    public var span: Int64 { (first.flatMap { first in until.map { $0 - first } }) ?? 0 }
+
+    /// Time within the span with no state known: watch stopped, dead, or not yet started.
+    public var notObserved: Int64 { max(0, span - (overall?.observed ?? 0)) }
 
     /// The overall answer first, then the paths.
     public var trackers: [PathTracker] { (overall.map { [$0] } ?? []) + paths }

@@ -3,11 +3,14 @@ import Glibc
 import NetprobeWire
 import NetprobeVerdict
 
-/// Wakes the caller when the kernel's link, address or route tables change.
+/// Wakes the caller when the kernel's link, address, route or policy-rule tables change.
 ///
-/// One netlink socket subscribed to the rtnetlink link, IPv4/IPv6 address and
-/// IPv4/IPv6 route groups. The events are not decoded: any change means "take
-/// a fresh snapshot", which is cheaper and simpler than patching one.
+/// One netlink socket subscribed to the rtnetlink link, IPv4/IPv6 address, IPv4/IPv6
+/// route and IPv4/IPv6 rule groups. Rules belong here as much as routes: the kernel's
+/// answer for the machine's traffic (`ip route get`), which the gate rests on, goes
+/// through them first (a VPN's `ip rule` into its own table, a rule into a black hole).
+/// The events are not decoded: any change means "take a fresh snapshot", which is
+/// cheaper and simpler than patching one.
 ///
 /// The socket belongs to the network namespace of the thread that created the
 /// monitor. Not Sendable: use it from one thread (a dedicated watcher thread).
@@ -38,6 +41,7 @@ public final class PathMonitor {
         nl_socket_disable_seq_check(socket.handle)
         let groups: [rtnetlink_groups] = [
             RTNLGRP_LINK, RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV6_IFADDR, RTNLGRP_IPV4_ROUTE, RTNLGRP_IPV6_ROUTE,
+            RTNLGRP_IPV4_RULE, RTNLGRP_IPV6_RULE,
         ]
         for group in groups {
             try NetlinkError.check(nl_socket_add_membership(socket.handle, Int32(group.rawValue)), "nl_socket_add_membership")

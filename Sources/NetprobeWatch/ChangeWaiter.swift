@@ -27,10 +27,13 @@ public struct PollError: Error, CustomStringConvertible {
 /// takes a full fresh snapshot, which is the resynchronisation.
 public final class ChangeWaiter {
     public enum Wake: Sendable, Equatable {
-        /// The kernel's link/address/route tables changed (and have settled).
+        /// The kernel's link/address/route/rule tables changed (and have settled).
         case pathChanged
         /// /etc/resolv.conf changed (and nothing in the kernel's tables with it).
         case resolverChanged
+        /// A file in a directory of lease and link state files changed, and the directory has
+        /// been quiet for the debounce since (the caller reads the files to tell whether it matters).
+        case leaseChanged
         /// CLOCK_REALTIME jumped: the wall clock was set, or the machine resumed from suspend.
         /// The kernel does not say which; the caller tells them apart by comparing
         /// CLOCK_BOOTTIME with CLOCK_MONOTONIC (`ClockReading.slept(since:)`).
@@ -49,6 +52,10 @@ public final class ChangeWaiter {
     private let wakeSignals: Set<Int32>
     private let output: Int32?
     private let clockChanges: ClockChangeWatch?
+    private let leases: DirectoryWatch?
+    /// When the lease directories' latest burst of changes is settled enough to read.
+    private var leaseSettleAt: ContinuousClock.Instant?
+    private var leaseBurstEndsAt: ContinuousClock.Instant?
     /// Events closer together than this belong to one burst.
     private let debounce: Duration = .milliseconds(100)
     /// A burst still going this long after it began is reported anyway.
@@ -67,7 +74,10 @@ public final class ChangeWaiter {
 
     /// Subscribes to the kernel's change events at once: create the waiter before the
     /// first check, so a change that lands during that check is not missed.
-    public init(signals: SignalInbox? = nil, wakeOn wakeSignals: Set<Int32> = [], watchingOutput output: Int32? = nil) throws(CheckError) {
+    /// `leaseDirectories`: where the DHCP/RA clients record leases and link state (`LeaseReader`);
+    /// a change there wakes the caller (`leaseChanged`) once written files have settled.
+    public init(signals: SignalInbox? = nil, wakeOn wakeSignals: Set<Int32> = [], watchingOutput output: Int32? = nil,
+                leaseDirectories: [String] = []) throws(CheckError) {
         do {
             monitor = try PathMonitor()
         } catch {
@@ -78,6 +88,7 @@ public final class ChangeWaiter {
         self.wakeSignals = wakeSignals
         self.output = output
         clockChanges = ClockChangeWatch()
+        leases = leaseDirectories.isEmpty ? nil : DirectoryWatch(leaseDirectories)
     }
 
     /// Call right before a check: it takes a fresh snapshot, so every event
@@ -86,8 +97,11 @@ public final class ChangeWaiter {
     public func beginCheck() {
         consumeEvents()
         _ = resolvConf?.consume()
+        _ = leases?.consume()
         settleAt = nil
         burstEndsAt = nil
+        leaseSettleAt = nil
+        leaseBurstEndsAt = nil
     }
 
     /// Sleeps until a settled path change, a wake signal, a closed output, or
@@ -104,14 +118,26 @@ public final class ChangeWaiter {
                 return burstOnlyResolver ? .resolverChanged : .pathChanged
             }
             if let timer, now >= timer { return .timer }
+            if let leaseSettleAt, now >= leaseSettleAt {
+                self.leaseSettleAt = nil
+                leaseBurstEndsAt = nil
+                return .leaseChanged
+            }
 
             var entries = [pollfd(fd: monitor.fileDescriptor, events: Int16(POLLIN), revents: 0)]
-            if let signals { entries.append(pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
+            /// Where each optional source sits in `entries`.
+            func add(_ fd: Int32?, events: Int16 = Int16(POLLIN)) -> Int? {
+                guard let fd else { return nil }
+                entries.append(pollfd(fd: fd, events: events, revents: 0))
+                return entries.count - 1
+            }
+            let signalsAt = add(signals?.fileDescriptor)
             // events 0: only POLLERR/POLLHUP are reported, which is all we want to know about stdout.
-            if let output { entries.append(pollfd(fd: output, events: 0, revents: 0)) }
-            if let clockChanges { entries.append(pollfd(fd: clockChanges.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
-            if let resolvConf { entries.append(pollfd(fd: resolvConf.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
-            let wakeAt = [settleAt, timer].compactMap { $0 }.min()
+            let outputAt = add(output, events: 0)
+            let clockAt = add(clockChanges?.fileDescriptor)
+            let resolvAt = add(resolvConf?.fileDescriptor)
+            let leasesAt = add(leases?.fileDescriptor)
+            let wakeAt = [settleAt, timer, leaseSettleAt].compactMap { $0 }.min()
             let milliseconds = wakeAt.map { pollMilliseconds(until: $0, now: now) } ?? -1
             let ready = poll(&entries, nfds_t(entries.count), milliseconds)
             if ready < 0 {
@@ -119,18 +145,26 @@ public final class ChangeWaiter {
                 throw PollError(code: errno)
             }
             if ready == 0 { continue }
-            if let signals, entries[1].revents != 0 { signals.collect() }
-            if output != nil, entries[signals == nil ? 1 : 2].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
+            func isReady(_ index: Int?) -> Bool { index.map { entries[$0].revents != 0 } ?? false }
+            if let signals, isReady(signalsAt) { signals.collect() }
+            if let outputAt, entries[outputAt].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
                 return .outputClosed
             }
-            if let clockChanges, entries[entries.count - (resolvConf == nil ? 1 : 2)].revents != 0 {
+            if let clockChanges, isReady(clockAt) {
                 clockChanges.consume()
                 return .clockJumped
+            }
+            if let leases, isReady(leasesAt), leases.consume() {
+                // Written files settle first (a lease written in pieces is read whole), bounded like a kernel burst.
+                let arrived = clock.now
+                let burstEnd = leaseBurstEndsAt ?? arrived + maximumSettle
+                leaseBurstEndsAt = burstEnd
+                leaseSettleAt = min(arrived + debounce, burstEnd)
             }
             let kernel = entries[0].revents != 0
             if kernel { consumeEvents() }
             // New resolver servers can turn a failed check around; nothing cheaper tells whether they do.
-            let resolver = resolvConf.map { entries[entries.count - 1].revents != 0 && $0.consume() } ?? false
+            let resolver = resolvConf.map { isReady(resolvAt) && $0.consume() } ?? false
             if kernel || resolver {
                 let arrived = clock.now
                 if lastEventAt.map({ arrived - $0 >= debounce }) ?? true {

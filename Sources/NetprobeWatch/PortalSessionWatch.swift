@@ -15,6 +15,11 @@ import NetprobeCheck
 /// extended is news, not an alarm), an `expiring` record warns once per session, and a check
 /// right after the end finds the portal within a second or so, with nothing else happening.
 ///
+/// One warning per session, whatever the API does in between: a check the API did not answer
+/// (it failed, or was not asked) keeps the session until its end has passed, and a session whose
+/// end is that of the one last warned of (the API fell silent, or said something else, and then
+/// told of the same end again) is the same session, not a new one to warn of.
+///
 /// Times are the boot-time clock's: a session runs on while the machine sleeps.
 public struct PortalSessionWatch {
     /// The warning lead: a fixed one (--session-warning), or nil for the default.
@@ -40,6 +45,8 @@ public struct PortalSessionWatch {
     }
 
     public private(set) var session: Session?
+    /// The end of the session last warned of: the same end seen again is not warned of twice.
+    private var warnedEnd: Duration?
 
     public init(lead: Duration?) {
         self.lead = lead
@@ -49,11 +56,16 @@ public struct PortalSessionWatch {
     /// the end is within the lead, and this session was not warned of yet.
     public mutating func observe(_ report: Report, at now: Duration) -> Bool {
         guard let seconds = report.answer.sessionSecondsRemaining, let endDate = report.portalSessionEnd else {
+            // An API that answered without a session (captive, or no seconds-remaining) ended it;
+            // one that did not answer says nothing, and the session runs on to its end and the checks after it.
+            if let current = session, report.answer.capport?.state != .answered, now < current.end + Self.endChecks.last! {
+                return false
+            }
             session = nil
             return false
         }
         let end = now + .seconds(seconds)
-        if var current = session, abs((end - current.end).inNanoseconds) <= Self.sameSessionTolerance.inNanoseconds {
+        if var current = session, Self.sameEnd(end, current.end) {
             // The same session, asked again: its end as now estimated, its warning given or not.
             current.end = end
             current.endDate = endDate
@@ -62,11 +74,18 @@ public struct PortalSessionWatch {
             // A new session, or one the portal extended or shortened: warned of anew.
             let lead = self.lead ?? min(Self.defaultLead, .seconds(seconds) / 10)
             session = Session(end: end, endDate: endDate, warnAt: end - lead)
+            if let warnedEnd, Self.sameEnd(end, warnedEnd) { session?.warned = true }
         }
+        if session?.warned == true { warnedEnd = end }
         guard var current = session, !current.warned, now >= current.warnAt - .milliseconds(500) else { return false }
         current.warned = true
         session = current
+        warnedEnd = end
         return true
+    }
+
+    static func sameEnd(_ one: Duration, _ other: Duration) -> Bool {
+        abs((one - other).inNanoseconds) <= sameSessionTolerance.inNanoseconds
     }
 
     /// The next moment the session needs a check: its warning, then its end (and a little after).

@@ -58,7 +58,7 @@ public struct WaitLoop {
             let options = options
             switch try changes.next(until: timer, decisive: { checker.gateMoved(options) }) {
             case .pathChanged, .resolverChanged, .clockJumped: backoff.reset()
-            case .timer, .signal, .outputClosed: break
+            case .timer, .signal, .outputClosed, .leaseChanged: break
             }
             if clock.now >= deadline { return current }
         }

@@ -19,10 +19,15 @@ public enum WatchTrigger: String, Sendable, CaseIterable {
     case interval
     /// The back-off timer while not online, or a re-check confirming a new state within --hold.
     case retry
-    /// The kernel reported a link, address or route change.
+    /// The kernel reported a link, address, route or policy-rule change.
     case link
     /// /etc/resolv.conf changed.
     case resolv
+    /// A lease or link state file now announces another Captive Portal API URI, or other
+    /// resolvers, for the verdict's link (a DHCP renewal, networkd rewriting its state).
+    case lease
+    /// The machine's own TCP traffic stalled on the verdict's path (`StallDetector`).
+    case stall
     /// The machine slept (suspend) and woke up.
     case resume
     /// The portal session's end is near, or has come (Captive Portal API seconds-remaining).

@@ -24,6 +24,9 @@ extension ChangeWaiter: WatchEvents {
 public protocol WatchHandler: AnyObject {
     /// Prints the record and runs the hook; false ends watch (stdout is gone, or a stop signal came).
     func deliver(_ record: WatchRecord) -> Bool
+    /// Prints a record that no hook is given: the heartbeat (`alive`) and the last record (`stop`).
+    /// False when stdout is gone.
+    func write(_ record: WatchRecord) -> Bool
     /// After every check: the state last reported (held states are not reported yet) and the counters.
     func checked(reported: Report, counters: WatchCounters)
     /// A signal the waiter wakes for arrived.
@@ -47,12 +50,20 @@ public struct WatchSettings: Sendable {
     /// How long before a portal session's end to warn; nil for the default (`PortalSessionWatch`).
     public var sessionWarning: Duration?
     public var allPaths: Bool
+    /// The longest time between two records while nothing changes (an `alive` record fills it);
+    /// nil writes none.
+    public var heartbeat: Duration?
 
-    public init(interval: Duration, hold: Duration, sessionWarning: Duration? = nil, allPaths: Bool = false) {
+    /// The command's default heartbeat (the reasoning is in the man page).
+    public static let defaultHeartbeat: Duration = .seconds(900)
+
+    public init(interval: Duration, hold: Duration, sessionWarning: Duration? = nil, allPaths: Bool = false,
+                heartbeat: Duration? = nil) {
         self.interval = interval
         self.hold = hold
         self.sessionWarning = sessionWarning
         self.allPaths = allPaths
+        self.heartbeat = heartbeat
     }
 }
 
@@ -60,6 +71,12 @@ public struct WatchSettings: Sendable {
 /// reason to look: a kernel or resolver change, the interval or back-off timer (spread by
 /// `Jitter`), a re-check confirming a held state, the portal session's warning and end, a
 /// resume from suspend, or SIGHUP. Each check records why it ran (`WatchTrigger`).
+///
+/// The log it writes can be trusted for time, not only for changes: no two records are further
+/// apart than the heartbeat (an `alive` record fills a quiet stretch, written with a check when
+/// one falls near its time, so it costs no wake-up of its own while checks are more frequent),
+/// and a clean end writes a `stop` record. A log that falls silent for longer than the
+/// heartbeat, or a `start` with no `stop` before it, shows a watch that died.
 public final class WatchLoop {
     /// A wait during which CLOCK_BOOTTIME ran this much further than CLOCK_MONOTONIC had the
     /// machine asleep (both tick at the same rate while it is awake).
@@ -73,9 +90,19 @@ public final class WatchLoop {
     private var jitter: Jitter
     private let handler: any WatchHandler
     public private(set) var counters = WatchCounters()
+    /// Passive stall detection (nil: off): the socket table and what it made of the last dumps.
+    private let sockets: (any TCPSocketSource)?
+    private var stall = StallDetector()
+    /// When to read the socket table next (boot-time clock); nil while not online.
+    private var stallPollAt: Duration?
+    /// The state last reported: what `alive` and `stop` repeat.
+    private var reported: Report?
+    /// When the last record was written (boot-time clock): the heartbeat counts from it.
+    private var lastRecordAt: Duration = .zero
 
     public init(checker: Checker, events: any WatchEvents, options: CheckOptions, settings: WatchSettings,
-                clock: any WatchClock = SystemWatchClock(), jitter: Jitter = Jitter(), handler: any WatchHandler) {
+                clock: any WatchClock = SystemWatchClock(), jitter: Jitter = Jitter(), handler: any WatchHandler,
+                sockets: (any TCPSocketSource)? = nil) {
         self.checker = checker
         self.events = events
         self.options = options
@@ -83,12 +110,32 @@ public final class WatchLoop {
         self.clock = clock
         self.jitter = jitter
         self.handler = handler
+        self.sockets = sockets
     }
 
-    /// Returns when the handler says to stop (a stop signal, stdout gone).
+    /// Returns when the handler says to stop (a stop signal, stdout gone), after the `stop` record.
     public func run() throws {
+        try watch()
+        // Every clean end, whatever caused it: the state held until now, nothing observed after.
+        // (When stdout is what went away, the write fails quietly.)
+        if let reported { _ = handler.write(.holding(.stop, reported, at: clock.wallNow(), allPaths: settings.allPaths).with(settings)) }
+    }
+
+    /// Delivers a record (with the hook) and notes when: false ends watch.
+    private func deliver(_ record: WatchRecord) -> Bool {
+        lastRecordAt = clock.now().boottime
+        return handler.deliver(record.with(settings))
+    }
+
+    /// Writes the heartbeat: false when stdout is gone.
+    private func heartbeat() -> Bool {
+        guard let reported else { return true }
+        lastRecordAt = clock.now().boottime
+        return handler.write(.holding(.alive, reported, at: clock.wallNow(), allPaths: settings.allPaths).with(settings))
+    }
+
+    private func watch() throws {
         var trigger = WatchTrigger.start
-        var reported: Report?
         var hold = HoldGate(hold: settings.hold)
         var session = PortalSessionWatch(lead: settings.sessionWarning)
         var backoff = Backoff()
@@ -108,7 +155,7 @@ public final class WatchLoop {
                 if var record = WatchRecord.after(previous, fresh, allPaths: settings.allPaths) {
                     record.trigger = why
                     if record.event == .change { counters.changes += 1 }
-                    guard handler.deliver(record) else { return }
+                    guard deliver(record) else { return }
                 }
             case .unchanged:
                 reported = report  // the same state, its freshest evidence
@@ -117,7 +164,8 @@ public final class WatchLoop {
             }
             guard let shown = reported else { return }  // unreachable: the first check is always reported
             if session.observe(report, at: started.boottime) {
-                guard handler.deliver(WatchRecord.expiring(report, reported: shown, allPaths: settings.allPaths)) else { return }
+                guard deliver(WatchRecord.expiring(report, reported: shown, sessionEnd: session.session?.endDate,
+                                                   allPaths: settings.allPaths)) else { return }
             }
             counters.sessionEnd = session.session?.endDate
             handler.checked(reported: shown, counters: counters)
@@ -126,10 +174,16 @@ public final class WatchLoop {
             checker.prepare()
 
             let online = report.verdict == .online
+            surveySockets(online: online)
             let regular = clock.now().boottime + jitter.spread(online ? settings.interval : backoff.next())
             let due = [(regular, online ? WatchTrigger.interval : .retry), hold.recheckAt.map { ($0, WatchTrigger.retry) },
                        session.nextCheck.map { ($0, WatchTrigger.expiry) }]
                 .compactMap { $0 }.min { $0.0 < $1.0 }!
+            // The heartbeat would fall due before the next wake-up: written now, with this check,
+            // once half of it has passed, rather than waking up for it alone.
+            if let beat = settings.heartbeat, lastRecordAt + beat <= due.0, clock.now().boottime - lastRecordAt >= beat / 2 {
+                guard heartbeat() else { return }
+            }
             switch try wait(until: due) {
             case .check(let why):
                 trigger = why
@@ -144,24 +198,64 @@ public final class WatchLoop {
         }
     }
 
+    /// After a check: while online, the socket table is read now (this wake-up is paid for
+    /// already) to pick the polling pace; a suspicion is not acted on, the check just ran.
+    private func surveySockets(online: Bool) {
+        guard let sockets, online, let table = try? sockets.sockets() else {
+            stallPollAt = nil
+            return
+        }
+        let now = clock.now().boottime
+        stallPollAt = now + StallDetector.nextPoll(after: stall.read(table, path: checker.lastPathAddresses, at: now))
+    }
+
+    /// The stall poll's own timer: true when the path is suspected (check it now).
+    private func pollSockets() -> Bool {
+        guard let sockets, let table = try? sockets.sockets() else {
+            stallPollAt = nil  // the table cannot be read: no detection, no more wake-ups for it
+            return false
+        }
+        let now = clock.now().boottime
+        let judgement = stall.judge(table, path: checker.lastPathAddresses, at: now)
+        stallPollAt = now + StallDetector.nextPoll(after: judgement)
+        guard judgement.suspected else { return false }
+        counters.stallSuspected += 1
+        return true
+    }
+
     private enum WaitOutcome {
         case check(WatchTrigger)
         case reload(CheckOptions)
         case stop
     }
 
-    /// Sleeps until the next reason to check.
+    /// Sleeps until the next reason to check, writing the heartbeat when it falls due first.
     private func wait(until due: (at: Duration, trigger: WatchTrigger)) throws -> WaitOutcome {
         let options = options
         while true {
             let before = clock.now()
-            let wake = try events.next(within: max(due.at - before.boottime, .zero), decisive: { checker.gateMoved(options) })
+            let beat = settings.heartbeat.map { lastRecordAt + $0 }
+            let wakeAt = [due.at, beat, stallPollAt].compactMap { $0 }.min()!
+            let wake = try events.next(within: max(wakeAt - before.boottime, .zero), decisive: { checker.gateMoved(options) })
             // Asleep during the wait: whatever woke us, the network may be another one now.
             if clock.now().slept(since: before) >= Self.sleepThreshold { return .check(.resume) }
             switch wake {
             case .pathChanged: return .check(.link)
             case .resolverChanged: return .check(.resolv)
-            case .timer: return .check(due.trigger)
+            case .leaseChanged:
+                // A renewal that announced the same things is no reason to check.
+                if checker.leaseMoved(options) { return .check(.lease) }
+            case .timer:
+                let now = clock.now().boottime
+                if now >= due.at { return .check(due.trigger) }
+                if let at = stallPollAt, now >= at {
+                    if pollSockets() { return .check(.stall) }
+                    continue
+                }
+                // The heartbeat's own timer: nothing to check, the state is as reported.
+                if let beat, now >= beat {
+                    guard heartbeat() else { return .stop }
+                }
             case .clockJumped: continue  // the wall clock was set: timers run on the boot-time clock, nothing is due
             case .outputClosed: return .stop
             case .signal:
@@ -172,5 +266,14 @@ public final class WatchLoop {
                 }
             }
         }
+    }
+}
+
+extension WatchRecord {
+    /// The record as this watch writes it: with its heartbeat.
+    func with(_ settings: WatchSettings) -> WatchRecord {
+        var record = self
+        record.heartbeat = settings.heartbeat
+        return record
     }
 }

@@ -12,22 +12,31 @@ import NetprobeCheck
 
 /// One line of `watch` output: the start record, or a change.
 ///
-/// A change is a different verdict, a different reason, or a different portal
-/// login URL (a new portal is news even when the verdict stays "portal").
+/// A change is a different verdict, a different reason, a different portal login URL (a new
+/// portal is news even when the verdict stays "portal"), or a different `partial` (HTTPS to the
+/// probe operators failing while plain HTTP validates is news to whoever relies on HTTPS).
 /// Evidence that moves without changing those (timings, which probe answered
 /// first) is not a change: watch reports states, not measurements.
 ///
 /// The third kind, `expiring`, is no change at all: the Captive Portal API's session is about
 /// to end (once per session), while the verdict still stands.
+///
+/// `alive` and `stop` are no news either: they repeat the state reported last, stamped with the
+/// moment they are written, so that a reader of the log knows how long that state is proven. A
+/// log of changes alone cannot tell a state that lasted from a watch that died after writing it.
 public struct WatchRecord: Sendable {
     public enum Event: String, Sendable {
         case start, change, expiring
+        /// The heartbeat: watch is running and the state reported last still holds.
+        case alive
+        /// watch is ending cleanly: the state reported last held until now, and nothing is observed after.
+        case stop
     }
 
     public let event: Event
     public let report: Report
     public let previous: Report?
-    /// Of "verdict", "reason", "portal_url", "paths"; empty for the start record.
+    /// Of "verdict", "reason", "portal_url", "partial", "paths"; empty for the start record.
     public let changed: [String]
     /// With --all-paths: the paths whose verdict or reason changed, came or went.
     public var changedPaths: [PathKey] = []
@@ -35,6 +44,15 @@ public struct WatchRecord: Sendable {
     public var allPaths = false
     /// Why the check that found this state ran.
     public var trigger: WatchTrigger = .start
+    /// The longest time between two records of this watch while it runs (the heartbeat); nil
+    /// when it writes none. Every record carries it, so a reader of any part of the log knows
+    /// how long a silence proves that watch ended.
+    public var heartbeat: Duration?
+    /// For `alive` and `stop`: when the record was written (its `timestamp`); the report's own
+    /// timestamp is that of the check that found the state.
+    public var writtenAt: Date?
+    /// For `expiring`: the session's end as the warning check knew it.
+    public var sessionEnd: Date?
     /// The interface the probes left through (empty when the path was down).
     public var interface: String {
         report.answer.families.isEmpty ? "" : report.answer.interface ?? ""
@@ -47,6 +65,7 @@ public struct WatchRecord: Sendable {
         if previous.verdict != current.verdict { changed.append("verdict") }
         if previous.reason != current.reason { changed.append("reason") }
         if !samePortalPage(previous.portal, current.portal) { changed.append("portal_url") }
+        if (previous.partial ?? false) != (current.partial ?? false) { changed.append("partial") }
         let paths = allPaths ? pathChanges(previous, current) : []
         if !paths.isEmpty { changed.append("paths") }
         if changed.isEmpty { return nil }
@@ -62,10 +81,24 @@ public struct WatchRecord: Sendable {
         return previous?.url == current?.url
     }
 
-    /// The session warning: `report` is the check that re-asked the API just before the end.
-    public static func expiring(_ report: Report, reported: Report, allPaths: Bool) -> WatchRecord {
-        WatchRecord(event: .expiring, report: report, previous: reported, changed: [], allPaths: allPaths, trigger: .expiry)
+    /// The session warning, made by the check (`report`) that re-asked the API just before the
+    /// end: it tells of the state reported (`reported`; with --hold a new state may be held and
+    /// not reported yet), stamped with that check's start, and of the session's end as then known.
+    public static func expiring(_ report: Report, reported: Report, sessionEnd: Date?, allPaths: Bool) -> WatchRecord {
+        WatchRecord(event: .expiring, report: reported, previous: reported, changed: [], allPaths: allPaths, trigger: .expiry,
+                    writtenAt: report.timestamp, sessionEnd: sessionEnd ?? report.portalSessionEnd)
     }
+
+    /// A heartbeat (`alive`) or the last record (`stop`): the state reported last, as of `now`.
+    /// Their trigger is what made them: the heartbeat's timer (`interval`), a stop signal (`signal`).
+    public static func holding(_ event: Event, _ reported: Report, at now: Date, allPaths: Bool) -> WatchRecord {
+        precondition(event == .alive || event == .stop, "only alive and stop repeat the reported state")
+        return WatchRecord(event: event, report: reported, previous: nil, changed: [], allPaths: allPaths,
+                           trigger: event == .alive ? .interval : .signal, writtenAt: now)
+    }
+
+    /// When the record says it was made: the moment it was written for `alive` and `stop`, else its check's start.
+    public var timestamp: Date { writtenAt ?? report.timestamp }
 
     public static func pathChanges(_ previous: Report, _ current: Report) -> [PathKey] {
         func states(_ report: Report) -> [PathKey: String] {
@@ -80,15 +113,16 @@ public struct WatchRecord: Sendable {
         return order.filter { seen.insert($0).inserted && before[$0] != after[$0] }
     }
 
-    /// The report object (schema_version 1) with "event", "previous",
-    /// "previous_reason", "changed", "changed_paths" and "trigger" added, on one line.
+    /// The report object (schema_version 1) with "event", "previous", "previous_reason",
+    /// "changed", "changed_paths", "trigger" and "heartbeat_seconds" added, on one line.
     public var json: String {
-        let report = JSONFormatter.format(self.report)
+        let report = JSONFormatter.format(self.report, timestamp: timestamp)
         precondition(report.hasPrefix("{"), "a report is a JSON object")
         let paths = changedPaths.map { JSONOut.object(["family": .string($0.family?.rawValue), "interface": .string($0.interface)]) }
         // The watch keys first, then the report's own, as watch has always written them.
         let extra = "\"changed\":\(JSONOut.strings(changed).rendered()),\"changed_paths\":\(JSONOut.array(paths).rendered()),"
             + "\"event\":\(JSONOut.string(event.rawValue).rendered()),"
+            + "\"heartbeat_seconds\":\(JSONOut.number(heartbeat.map { Double($0.inNanoseconds) / 1e9 }).rendered()),"
             + "\"previous\":\(JSONOut.string(previous?.verdict.rawValue).rendered()),"
             + "\"previous_reason\":\(JSONOut.string(previous?.reason.rawValue).rendered()),"
             + "\"trigger\":\(JSONOut.string(trigger.rawValue).rendered())"
@@ -99,11 +133,15 @@ public struct WatchRecord: Sendable {
     /// `2026-11-22T10:00:00Z online probes-validated (was offline: no-default-route)`;
     /// `2026-11-22T10:00:00Z expiring online probes-validated session ends 2026-11-22T10:01:00Z`
     public var text: String {
+        if event == .alive || event == .stop {
+            return "\(Self.timestamp(timestamp)) \(event.rawValue) \(report.verdict.rawValue) \(report.reason.rawValue)"
+        }
         if event == .expiring {
-            let end = report.portalSessionEnd.map(Self.timestamp) ?? "unknown"
-            return "\(Self.timestamp(report.timestamp)) expiring \(report.verdict.rawValue) \(report.reason.rawValue) session ends \(end)"
+            let end = (sessionEnd ?? report.portalSessionEnd).map(Self.timestamp) ?? "unknown"
+            return "\(Self.timestamp(timestamp)) expiring \(report.verdict.rawValue) \(report.reason.rawValue) session ends \(end)"
         }
         var line = "\(Self.timestamp(report.timestamp)) \(report.verdict.rawValue) \(report.reason.rawValue)"
+        if report.partial == true { line += " partial" }
         if report.verdict == .portal {
             line += " login " + (report.portal?.url.map { TerminalText.escape($0, limit: 300) } ?? "unknown")
         }
@@ -130,7 +168,7 @@ public struct WatchRecord: Sendable {
             "NETPROBE_PORTAL_URL": report.portal?.url ?? "",
             "NETPROBE_INTERFACE": interface,
             "NETPROBE_TRIGGER": trigger.rawValue,
-            "NETPROBE_PORTAL_EXPIRES_AT": report.portalSessionEnd.map(Self.timestamp) ?? "",
+            "NETPROBE_PORTAL_EXPIRES_AT": (sessionEnd ?? report.portalSessionEnd).map(Self.timestamp) ?? "",
             "NETPROBE_PORTAL_BYTES_REMAINING": report.answer.sessionBytesRemaining.map(String.init) ?? "",
         ]
         if allPaths {

@@ -16,8 +16,10 @@ struct ReportCommand: ParsableCommand {
         abstract: "Summarise watch's JSON Lines: availability, outages and portal periods per path.",
         discussion: """
             Reads `netprobe watch --json` records from each FILE in turn (- or none: stdin). A \
-            record's state holds until the next record; the last one runs to the last timestamp. \
-            Records out of order by up to 4096 records are sorted; an older one is skipped. A \
+            record's state holds until the next record; a "stop" record ends it, and the time until \
+            the next "start" is not observed; a "start" with no "stop" before it shows a watch that \
+            died after its last record. The last state runs on to --now while the log's heartbeat \
+            says its watch is still running, else to its last record. Records out of order by up to 4096 records are sorted; an older one is skipped. A \
             malformed or truncated line is counted and skipped with a warning on stderr (the \
             first 20 are shown). Exit status 0, 64 bad command line, 66 a FILE cannot be read.
             """
@@ -31,6 +33,16 @@ struct ReportCommand: ParsableCommand {
 
     @Option(name: .customLong("format"), help: "Output format: text, json or html (one self-contained page).")
     var format: ReportFormat = .text
+
+    @Option(name: .customLong("now"),
+            help: ArgumentHelp("Summarise as of this RFC 3339 time instead of the system clock's.", valueName: "time"),
+            transform: { text in
+                guard let ms = RFC3339.milliseconds(text) else {
+                    throw ValidationError("--now: not an RFC 3339 date-time (such as 2026-03-02T10:00:00Z).")
+                }
+                return ms
+            })
+    var now: Int64?
 
     @Argument(help: ArgumentHelp("watch --json output to read; - or none for stdin.", valueName: "file"),
               completion: .file())
@@ -76,7 +88,7 @@ struct ReportCommand: ParsableCommand {
             lines.finish(into: &summarizer, warn: warn)
         }
         if warnings > Self.warningLimit { Log.note("\(warnings - Self.warningLimit) more skipped line(s) not shown") }
-        let summary = summarizer.finish()
+        let summary = summarizer.finish(now: now ?? Self.wallClockMilliseconds())
         let text: String
         switch format {
         case .text: text = SummaryText.format(summary)
@@ -85,6 +97,12 @@ struct ReportCommand: ParsableCommand {
         }
         // A reader that went away (EPIPE) is no failure of the report.
         Output.write(text)
+    }
+
+    static func wallClockMilliseconds() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
     }
 
     static func unreadable(_ name: String, _ failure: CheckedFile.Failure) -> ExitCode {

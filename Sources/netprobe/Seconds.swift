@@ -25,6 +25,7 @@ struct Seconds: Sendable {
     static let execTimeout = Seconds(lower: 0, includesLower: false, upper: 86_400)
     static let hold = Seconds(lower: 0, includesLower: true, upper: 3_600)
     static let sessionWarning = Seconds(lower: 0, includesLower: true, upper: 86_400)
+    static let heartbeat = Seconds(lower: 0, includesLower: true, upper: 86_400)
 
     /// "above 0 and at most 86400" / "at least 0.1 and at most 604800".
     var range: String {

@@ -24,7 +24,7 @@ struct Wait: ParsableCommand {
         abstract: "Block until online, or until --timeout (default 60 s for wait).",
         discussion: """
             Checks at once; while not online, re-checks as soon as the kernel reports a link, \
-            address or route change (at once when the change opens or closes the path, else \
+            address, route or policy-rule change (at once when the change opens or closes the path, else \
             debounced by 100 ms) or a change of /etc/resolv.conf, and otherwise after 1, 2, 4 ... up to \
             30 s. --timeout is a hard deadline for the whole wait (default 60 s, not the probe \
             set's timeout); each check gets at most the time that is left. On a terminal, a \

@@ -20,18 +20,21 @@ struct Watch: ParsableCommand {
         commandName: "watch",
         abstract: "Stay running; print a record at start and whenever the state changes.",
         discussion: """
-            A change is a new verdict, a new reason, or a new portal login URL, reported once it has \
+            A change is a new verdict, reason, portal login URL or "partial", reported once it has \
             held for --hold seconds. Records are JSON Lines with --format json (the report plus \
             "event", "trigger", "previous", "previous_reason", "changed"), else one timestamped line \
-            each. Re-checks when the kernel reports a link, address or route change (at once when the \
+            each. Re-checks when the kernel reports a link, address, route or policy-rule change (at once when the \
             change opens or closes a path, else debounced by 100 ms), a change of /etc/resolv.conf, a \
+            lease or link state file that now announces another portal API or other resolvers, a \
             resume from suspend, every 1, 2, 4 ... 30 s while not online, and every --interval while \
             online (both spread by up to 10% at random), and before and after the end of a Captive \
             Portal API session (an "expiring" record once per session). Between those it sleeps in \
-            poll(2). --timeout bounds each check (default: the probe set's timeout).
+            poll(2). --timeout bounds each check (default: the probe set's timeout). An "alive" record \
+            is written when nothing was for --heartbeat seconds, a "stop" record on a clean exit: both \
+            repeat the state reported last, so `netprobe report` knows how long it is proven.
 
             SIGINT/SIGTERM: finish the current record, end a running hook (SIGTERM to its process \
-            group, SIGKILL half a second later), exit 0. SIGHUP: reload the \
+            group, SIGKILL half a second later), write the stop record, exit 0. SIGHUP: reload the \
             configuration (--config, $NETPROBE_CONFIG, /etc/netprobe/probes.json, built-in); a bad \
             one is reported on stderr and the old one kept. A closed stdout ends watch quietly \
             (exit 0).
@@ -73,6 +76,20 @@ struct Watch: ParsableCommand {
             transform: Seconds.sessionWarning.parse("--session-warning"))
     var sessionWarning: Double?
 
+    @Option(name: .customLong("heartbeat"), parsing: .unconditional,
+            help: ArgumentHelp("""
+                Write an "alive" record when no record was written for this many decimal seconds, so a \
+                log shows how long its last state is proven (0: none; else at least 1, at most 86400; default 900).
+                """, valueName: "seconds"),
+            transform: Seconds.heartbeat.parse("--heartbeat"))
+    var heartbeat: Double = WatchSettings.defaultHeartbeat.inSeconds
+
+    @Flag(name: .customLong("no-stall-detect"), help: ArgumentHelp("""
+        Do not read the machine's TCP socket table (sock_diag) for stalls of the verdict's path \
+        (re-checks with trigger "stall").
+        """))
+    var noStallDetect = false
+
     @Option(name: .customLong("exec-timeout"), parsing: .unconditional,
             help: ArgumentHelp("Kill a hook that runs longer than this many decimal seconds (above 0, at most 86400).", valueName: "seconds"),
             transform: Seconds.execTimeout.parse("--exec-timeout"))
@@ -93,6 +110,9 @@ struct Watch: ParsableCommand {
         if exec.first?.isEmpty ?? false || (exec.isEmpty && CommandLine.arguments.last == "--exec") {
             throw ValidationError("--exec needs a program.")
         }
+        if heartbeat > 0 && heartbeat < 1 {
+            throw ValidationError("--heartbeat: 0 (none) or at least 1 second; a shorter one would fill the log.")
+        }
         if let program = exec.first, !HookRunner.canRun(program) {
             throw ValidationError("--exec: '\(TerminalText.escape(program))' is not an executable file or a program in $PATH.")
         }
@@ -103,15 +123,28 @@ struct Watch: ParsableCommand {
         let config = try options.loadConfig()
         do {
             let signals = try SignalInbox(catching: [SIGINT, SIGTERM, SIGHUP, SIGCHLD])
+            let checkOptions = options.checkOptions(config: config, allPaths: allPaths)
             let waiter = try ChangeWaiter(signals: signals, wakeOn: [SIGINT, SIGTERM, SIGHUP],
-                                          watchingOutput: options.quiet ? nil : STDOUT_FILENO)
+                                          watchingOutput: options.quiet ? nil : STDOUT_FILENO,
+                                          leaseDirectories: checkOptions.leases.directories)
+            let checker = Checker()
+            checker.tracksLeases = true
             let hook = exec.isEmpty ? nil : HookRunner(argv: exec, timeLimit: .milliseconds(Int64(execTimeout * 1000)), signals: signals,
                                                        stopSignals: [SIGINT, SIGTERM])
             let output = WatchOutput(command: self, signals: signals, hook: hook, textfile: textfile.map(TextfileWriter.init))
             let settings = WatchSettings(interval: .milliseconds(Int64(interval * 1000)), hold: .milliseconds(Int64(hold * 1000)),
-                                         sessionWarning: sessionWarning.map { .milliseconds(Int64($0 * 1000)) }, allPaths: allPaths)
-            let loop = WatchLoop(checker: Checker(), events: waiter, options: options.checkOptions(config: config, allPaths: allPaths),
-                                 settings: settings, handler: output)
+                                         sessionWarning: sessionWarning.map { .milliseconds(Int64($0 * 1000)) }, allPaths: allPaths,
+                                         heartbeat: heartbeat > 0 ? .milliseconds(Int64(heartbeat * 1000)) : nil)
+            var sockets: TCPSocketTable?
+            if !noStallDetect {
+                do {
+                    sockets = try TCPSocketTable()
+                } catch {
+                    Log.note("stall detection is off: \(error.description)")
+                }
+            }
+            let loop = WatchLoop(checker: checker, events: waiter, options: checkOptions,
+                                 settings: settings, handler: output, sockets: sockets)
             try loop.run()
         } catch {
             // CheckError, SignalSetupError, PollError: all say what failed in their description.

@@ -37,6 +37,11 @@ final class WatchOutput: WatchHandler {
         return true
     }
 
+    func write(_ record: WatchRecord) -> Bool {
+        if command.options.quiet { return true }
+        return RecordOutput.write(command.options.effectiveFormat == .json ? record.json : record.text)
+    }
+
     func checked(reported: Report, counters: WatchCounters) {
         guard let textfile else { return }
         do {

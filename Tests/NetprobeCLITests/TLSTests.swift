@@ -102,7 +102,10 @@ struct TLSTests {
         let report = try run.report()
         #expect(report.verdict == "offline", "\(run)")
         #expect(report.reason == "tls-failed", "\(run)")
-        #expect(report.probes.allSatisfy { $0.errorClass == "tls" }, "\(run)")
+        // One operator can never make a quorum: the verdict is final at the first answers, and
+        // a probe still in flight then is skipped (its outcome says so), never counted.
+        let sent = report.probes.filter { $0.outcome != "skipped" }
+        #expect(!sent.isEmpty && sent.allSatisfy { $0.errorClass == "tls" }, "\(run)")
     }
 
     /// A --ca-bundle that does not exist is a mistake on the command line, not a network

@@ -53,9 +53,16 @@ final class RecordingHandler: WatchHandler {
         deliveredAt.append(clock.now().boottime)
         return true
     }
+    /// The heartbeats and the stop record, with the boot-time moment each was written.
+    private(set) var written: [(record: WatchRecord, at: Duration)] = []
+    func write(_ record: WatchRecord) -> Bool {
+        written.append((record, clock.now().boottime))
+        return true
+    }
     func checked(reported: Report, counters: WatchCounters) { checks.append((reported, counters)) }
     func signalArrived() -> WatchSignalAction { .stop }
     var summary: [String] { records.map { "\($0.event.rawValue) \($0.report.verdict.rawValue) \($0.trigger.rawValue)" } }
+    var writtenSummary: [String] { written.map { "\($0.record.event.rawValue) \($0.record.report.verdict.rawValue)" } }
 }
 
 /// The watch loop in-process: a scripted kernel view, network, clock and wake-ups.
@@ -259,5 +266,157 @@ extension WatchLoopTests {
         #expect(handler.summary == ["start online start", "change offline link"])
         #expect(handler.records.last?.report.reason == .connectFailed)
         #expect(handler.deliveredAt.last == .seconds(1008))
+    }
+}
+
+extension WatchLoopTests {
+    /// An online network where nothing happens, a 900 s heartbeat, `timers` timers run out, then SIGTERM.
+    static func quietWatch(interval: Duration, timers: Int) throws -> (ScriptedWatchEvents, RecordingHandler) {
+        let clock = ScriptedClock()
+        let events = ScriptedWatchEvents(Array(repeating: Self.timer(clock), count: timers))
+        let handler = RecordingHandler(clock: clock)
+        let loop = WatchLoop(checker: Checker(source: ScriptedPaths(Kit.dualStack), makeRunner: { ScriptedRunner { _, _ in Kit.ok(2) } }),
+                             events: events, options: Kit.options(),
+                             settings: WatchSettings(interval: interval, hold: .seconds(3), heartbeat: .seconds(900)),
+                             clock: clock, jitter: .off, handler: handler)
+        try loop.run()
+        return (events, handler)
+    }
+
+    /// Online with the default --interval: the heartbeat rides on the check before it would fall
+    /// due, so it costs no wake-up of its own; the end writes a stop record.
+    @Test func aQuietWatchWritesItsHeartbeatWithTheChecksAndAStopAtTheEnd() throws {
+        let (events, handler) = try Self.quietWatch(interval: .seconds(300), timers: 5)
+        #expect(handler.summary == ["start online start"])
+        #expect(handler.writtenSummary == ["alive online", "alive online", "stop online"])
+        // Checks at 1000, 1300 ... 2500: the heartbeat with the check at 1600 (the next, at 1900, would
+        // be late), again at 2200; the stop when the script ends at 2500.
+        #expect(handler.written.map(\.at) == [.seconds(1600), .seconds(2200), .seconds(2500)])
+        #expect(events.timeouts.allSatisfy { $0 == .seconds(300) }, "no wake-up for the heartbeat alone: \(events.timeouts)")
+        let alive = try #require(handler.written.first?.record)
+        #expect(alive.trigger == .interval && alive.heartbeat == .seconds(900) && alive.previous == nil)
+        #expect(alive.json.contains(#""event":"alive","heartbeat_seconds":900,"#))
+        #expect(handler.records.first?.heartbeat == .seconds(900))
+        #expect(handler.written.last?.record.trigger == .signal)
+    }
+
+    /// --interval longer than the heartbeat: the heartbeat has its own timer, and no check runs for it.
+    @Test func aHeartbeatShorterThanTheIntervalWakesAloneAndChecksNothing() throws {
+        let (events, handler) = try Self.quietWatch(interval: .seconds(3600), timers: 3)
+        #expect(handler.checks.count == 1)
+        #expect(handler.written.map(\.at) == [.seconds(1900), .seconds(2800), .seconds(3700), .seconds(3700)])
+        #expect(handler.writtenSummary == ["alive online", "alive online", "alive online", "stop online"])
+        #expect(events.timeouts == [.seconds(900), .seconds(900), .seconds(900), .seconds(900)])
+    }
+
+    /// A stop while a new state is held: the stop repeats the state reported, not the one held.
+    @Test func theStopRecordCarriesTheReportedStateNotTheOneBeingHeld() throws {
+        let clock = ScriptedClock()
+        let paths = ScriptedPaths(Kit.dualStack)
+        let events = ScriptedWatchEvents([{ _ in
+            clock.advance(.seconds(10))
+            paths.current = Kit.noRoute
+            return .pathChanged
+        }])
+        let (loop, handler) = Self.loop(paths, ScriptedRunner { _, _ in Kit.ok(2) }, events, clock, hold: .seconds(3))
+        try loop.run()
+        #expect(handler.summary == ["start online start"])
+        #expect(handler.writtenSummary == ["stop online"])
+        let stop = try #require(handler.written.last?.record)
+        #expect(stop.text.hasSuffix(" stop online probes-validated"))
+        #expect(stop.heartbeat == nil && stop.json.contains(#""heartbeat_seconds":null"#))
+    }
+}
+
+extension WatchLoopTests {
+    /// The API's answer to a check at `now` for a session ending at `end`: not captive with the
+    /// seconds left, or (`silent`) a 503 the check counts as no answer.
+    static func sessionAPI(_ clock: ScriptedClock, end: Duration, silent: @escaping (Duration) -> Bool) -> ScriptedRunner {
+        ScriptedRunner { name, _ in
+            guard name == "#capport" else { return Kit.ok(2) }
+            let now = clock.now().boottime
+            if silent(now) { return ScriptedRunner.Answer(at: .milliseconds(3), status: 503) }
+            let left = max(end - now, .zero).components.seconds
+            return ScriptedRunner.Answer(at: .milliseconds(3), status: 200, body: #"{"captive": false, "seconds-remaining": \#(left)}"#,
+                                         headers: [("content-type", "application/captive+json")])
+        }
+    }
+
+    /// Warned once; the API then fails a check (a SIGHUP re-check) and answers again with the
+    /// same end: the session is the same one, not warned of (nor its hook run) a second time.
+    @Test func oneWarningPerSessionWhateverTheAPIDoesInBetween() throws {
+        let clock = ScriptedClock()
+        let end = Duration.seconds(1100)
+        var silentAt: Set<Duration> = []
+        let runner = Self.sessionAPI(clock, end: end) { silentAt.contains($0) }
+        let events = ScriptedWatchEvents([
+            Self.timer(clock),  // the warning at 1090
+            { _ in  // a resolver change at 1092: the API does not answer that check
+                clock.advance(.seconds(2))
+                silentAt.insert(clock.now().boottime)
+                return .resolverChanged
+            },
+            { _ in  // another at 1094: the API answers again, the same end
+                clock.advance(.seconds(2))
+                return .resolverChanged
+            },
+            Self.timer(clock),  // the check right after the end
+        ])
+        let (loop, handler) = Self.loop(ScriptedPaths(Kit.dualStack), runner, events, clock, hold: .zero,
+                                        interval: .seconds(600), capportURL: "https://capport.example/api")
+        try loop.run()
+        #expect(handler.summary == ["start online start", "expiring online expiry"], "\(handler.summary)")
+        #expect(handler.checks.count == 5)
+        // The silent check kept the session: its end checks were still due, not a new warning.
+        #expect(events.timeouts[3] == end + .milliseconds(250) - .seconds(1094))
+    }
+
+    /// --hold 3: the warning's check finds the network failing (a candidate being held); the
+    /// expiring record tells of the state reported, online, stamped with that check's start.
+    @Test func anExpiringRecordReportsTheHeldStateNotTheCandidate() throws {
+        let clock = ScriptedClock()
+        let end = Duration.seconds(1100)
+        var probesFail = false
+        let api = Self.sessionAPI(clock, end: end) { _ in false }
+        let runner = ScriptedRunner { name, request in
+            name == "#capport" || !probesFail ? api.script(name, request) : nil
+        }
+        let events = ScriptedWatchEvents([{ timeout in
+            probesFail = true
+            clock.advance(timeout ?? .zero)
+            return .timer
+        }])
+        let (loop, handler) = Self.loop(ScriptedPaths(Kit.dualStack), runner, events, clock, hold: .seconds(3),
+                                        interval: .seconds(600), capportURL: "https://capport.example/api")
+        try loop.run()
+        #expect(handler.summary == ["start online start", "expiring online expiry"], "\(handler.summary)")
+        let expiring = try #require(handler.records.last)
+        #expect(expiring.report.verdict == .online && expiring.report.reason == .probesValidated)
+        #expect(expiring.timestamp > handler.records[0].timestamp)
+        #expect(expiring.environment["NETPROBE_PORTAL_EXPIRES_AT"] != "")
+        #expect(expiring.text.contains(" expiring online probes-validated session ends "))
+    }
+
+    /// HTTPS to the probe operators starts failing while plain HTTP validates: `partial` alone changed.
+    @Test func aChangeOfPartialAloneIsARecord() throws {
+        let clock = ScriptedClock()
+        var httpsFails = false
+        let runner = ScriptedRunner { name, _ in
+            name == "s" && httpsFails ? ScriptedRunner.Answer(at: .milliseconds(2), status: nil, error: .refused) : Kit.ok(2)
+        }
+        let events = ScriptedWatchEvents([{ timeout in
+            httpsFails = true
+            clock.advance(timeout ?? .zero)
+            return .timer
+        }, { timeout in
+            httpsFails = false
+            clock.advance(timeout ?? .zero)
+            return .timer
+        }])
+        let (loop, handler) = Self.loop(ScriptedPaths(Kit.dualStack), runner, events, clock, hold: .zero)
+        try loop.run()
+        #expect(handler.summary == ["start online start", "change online interval", "change online interval"], "\(handler.summary)")
+        #expect(handler.records.map(\.changed) == [[], ["partial"], ["partial"]])
+        #expect(handler.records[1].report.partial == true && handler.records[1].text.contains(" online probes-validated partial (was online"))
     }
 }

@@ -10,7 +10,8 @@ import Testing
 
 /// A watch record as JSON Lines text: the keys the summary reads plus some it must ignore.
 private func record(_ minute: Double, _ verdict: String, _ reason: String, url: String? = nil,
-                    paths: [(String?, String?, String, String)]? = nil, extra: String = "") -> String {
+                    paths: [(String?, String?, String, String)]? = nil, extra: String = "", event: String = "change",
+                    heartbeat: Double? = nil) -> String {
     let seconds = Int(minute * 60)
     let stamp = "2026-03-02T\(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60))Z"
     let portal = url.map { "{\"url\":\(JSONPath.quoted($0)),\"expires_at\":null}" } ?? "null"
@@ -18,14 +19,15 @@ private func record(_ minute: Double, _ verdict: String, _ reason: String, url: 
         "{\"interface\":\(path.0.map(JSONPath.quoted) ?? "null"),\"family\":\(path.1.map(JSONPath.quoted) ?? "null"),"
             + "\"verdict\":\"\(path.2)\",\"reason\":\"\(path.3)\",\"portal\":null,\"default\":true}"
     }.joined(separator: ",")
-    return "{\"event\":\"change\",\"trigger\":\"link\",\"timestamp\":\"\(stamp)\",\"verdict\":\"\(verdict)\",\"reason\":\"\(reason)\","
+    let beat = heartbeat.map { ",\"heartbeat_seconds\":\($0)" } ?? ""
+    return "{\"event\":\"\(event)\",\"trigger\":\"link\"\(beat),\"timestamp\":\"\(stamp)\",\"verdict\":\"\(verdict)\",\"reason\":\"\(reason)\","
         + "\"portal\":\(portal),\"paths\":[\(pathList)],\"probes\":[{\"operator\":\"apple\",\"timings\":{\"total_ms\":\(20 + minute)}},"
         + "{\"operator\":\"google\",\"timings\":null}]\(extra)}"
 }
 
 private func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
-private func summarise(_ lines: [String], window: Int = WatchSummarizer.defaultWindow) -> (WatchSummary, [WatchSummarizer.Skipped]) {
+private func summarise(_ lines: [String], window: Int = WatchSummarizer.defaultWindow, now: Int64? = nil) -> (WatchSummary, [WatchSummarizer.Skipped]) {
     var summarizer = WatchSummarizer(window: window)
     var skipped: [WatchSummarizer.Skipped] = []
     var reader = WatchLogLines(source: "log")
@@ -33,10 +35,12 @@ private func summarise(_ lines: [String], window: Int = WatchSummarizer.defaultW
     var bytes = Array(text.utf8)
     bytes.withUnsafeMutableBytes { reader.consume(UnsafeRawBufferPointer($0), into: &summarizer) { skipped.append($0) } }
     reader.finish(into: &summarizer) { skipped.append($0) }
-    return (summarizer.finish(), skipped)
+    return (summarizer.finish(now: now), skipped)
 }
 
 private let minute: Int64 = 60_000
+/// Where `record`'s minutes count from.
+private let day = RFC3339.milliseconds("2026-03-02T00:00:00Z")!
 
 struct OutageCase: Sendable, CustomTestStringConvertible {
     var label: String
@@ -54,13 +58,13 @@ struct OutageCase: Sendable, CustomTestStringConvertible {
 }
 
 private let outageLog = [
-    record(0, "online", "probes-validated"),
+    record(0, "online", "probes-validated", event: "start"),
     record(10, "offline", "no-default-route"),
     record(18, "offline", "no-link"),  // the same outage, another reason
     record(25, "online", "probes-validated"),
     record(60, "offline", "timeout"),
     record(65, "online", "probes-validated"),
-    record(120, "online", "probes-validated"),  // no change: the state runs on
+    record(120, "online", "probes-validated", event: "stop"),  // watch ended: the state ran until here
 ]
 
 private let outageCases: [OutageCase] = [
@@ -69,8 +73,9 @@ private let outageCases: [OutageCase] = [
     OutageCase(label: "the same log shuffled: sorted by timestamp", lines: [outageLog[3], outageLog[0], outageLog[6], outageLog[2], outageLog[1], outageLog[5], outageLog[4]],
                outages: 2, outageMs: 20 * minute, longestMs: 15 * minute, longestReasons: ["no-default-route", "no-link"],
                portals: 0, portalMs: 0, observedMs: 120 * minute, onlineMs: 100 * minute),
-    OutageCase(label: "an outage still open at the end runs to the last timestamp",
-               lines: [record(0, "online", "probes-validated"), record(30, "offline", "dns-failed"), record(50, "offline", "dns-failed")],
+    OutageCase(label: "an outage still open at the end runs to the heartbeat that last proved it",
+               lines: [record(0, "online", "probes-validated", event: "start"), record(30, "offline", "dns-failed"),
+                       record(50, "offline", "dns-failed", event: "alive")],
                outages: 1, outageMs: 20 * minute, longestMs: 20 * minute, longestReasons: ["dns-failed"],
                portals: 0, portalMs: 0, observedMs: 50 * minute, onlineMs: 30 * minute),
     OutageCase(label: "a portal period across a change of login URL is one period",
@@ -79,7 +84,7 @@ private let outageCases: [OutageCase] = [
                        record(45, "offline", "timeout"), record(46, "portal", "http-511", url: "http://a.example/"), record(50, "online", "probes-validated")],
                outages: 1, outageMs: 1 * minute, longestMs: 1 * minute, longestReasons: ["timeout"],
                portals: 2, portalMs: 34 * minute, observedMs: 50 * minute, onlineMs: 15 * minute),
-    OutageCase(label: "one record: nothing observed for any length of time",
+    OutageCase(label: "one record and no clock: nothing observed for any length of time",
                lines: [record(5, "offline", "no-link")], outages: 1, outageMs: 0, longestMs: 0, longestReasons: ["no-link"],
                portals: 0, portalMs: 0, observedMs: 0, onlineMs: 0),
     OutageCase(label: "malformed and truncated lines are skipped, the rest counted",
@@ -148,14 +153,91 @@ struct WatchSummaryTests {
         #expect(!SummaryHTML.format(summary).contains("<svg"))
     }
 
-    @Test func oneRecord() throws {
-        let (summary, _) = summarise([record(5, "online", "probes-validated", paths: [("eth0", "ipv4", "online", "probes-validated")])])
-        #expect(summary.span == 0)
+    @Test func aLoneStartOfAWatchStillRunningRunsToTheReportsClock() throws {
+        let start = record(5, "online", "probes-validated", paths: [("eth0", "ipv4", "online", "probes-validated")], event: "start",
+                           heartbeat: 900)
+        let (summary, _) = summarise([start], now: day + 10 * minute)
+        #expect(summary.live && summary.span == 5 * minute && summary.until == day + 10 * minute)
         let overall = try #require(summary.overall)
-        #expect(overall.availability == nil)
+        #expect(overall.availability == 1 && overall.observed == 5 * minute)
         #expect(overall.current?.state.verdict == .online)
         #expect(summary.paths.map(\.key?.label) == ["eth0 ipv4"])
-        #expect(SummaryDocument.format(summary).contains("\"availability\":null"))
+        #expect(summary.paths.first?.observed == 5 * minute)
+        #expect(SummaryDocument.format(summary).contains("\"availability\":1"))
+        #expect(SummaryDocument.format(summary).contains("\"live\":true"))
+    }
+
+    /// A 20 s outage; SIGTERM; 20 s stopped; a second watch appended to the same log, killed 30 s
+    /// after its start, and the report run then: 80 s observed, 60 of them online.
+    @Test func aStopEndsTheStateAndTheTimeUntilTheNextStartIsNotObserved() throws {
+        let second = 1.0 / 60
+        let log = [
+            record(0, "online", "probes-validated", event: "start", heartbeat: 900),
+            record(10 * second, "offline", "no-default-route", heartbeat: 900),
+            record(30 * second, "online", "probes-validated", heartbeat: 900),
+            record(50 * second, "online", "probes-validated", event: "stop", heartbeat: 900),
+            record(70 * second, "online", "probes-validated", event: "start", heartbeat: 900),
+        ]
+        let (summary, _) = summarise(log, now: day + 100_000)
+        let overall = try #require(summary.overall)
+        #expect(overall.observed == 80_000 && overall.online == 60_000 && overall.offline == 20_000)
+        #expect(overall.availability == 0.75)
+        #expect(summary.notObserved == 20_000 && summary.span == 100_000)
+        #expect(summary.runs == 2 && summary.stops == 1 && summary.lostRuns == 0 && summary.live)
+        #expect(overall.outages.count == 1 && overall.outages.longest?.duration == 20_000)
+        #expect(SummaryText.format(summary).contains("watch: 2 run(s), 1 stopped; not observed 20s; still running"))
+
+        // The same log read long after: the second watch fell silent for longer than its heartbeat
+        // and a grace (900 + 225 s); it is proven alive at its start only.
+        let (later, _) = summarise(log, now: day + 70_000 + 900_000 + 225_001)
+        #expect(later.overall?.observed == 50_000 && later.overall?.online == 30_000)
+        #expect(later.runs == 2 && later.lostRuns == 1 && !later.live)
+        #expect(later.until == day + 70_000)
+        #expect(SummaryText.format(later).contains("nothing written since 2026-03-02T00:01:10Z"))
+        // ... and within the grace, still running.
+        let (justInTime, _) = summarise(log, now: day + 70_000 + 900_000 + 225_000)
+        #expect(justInTime.live && justInTime.overall?.observed == 50_000 + 900_000 + 225_000)
+    }
+
+    @Test func aStartWithNoStopBeforeItShowsAWatchThatDiedAfterItsLastRecord() throws {
+        let log = [
+            record(0, "online", "probes-validated", event: "start", heartbeat: 600),
+            record(10, "online", "probes-validated", event: "alive", heartbeat: 600),
+            record(14, "portal", "http-redirect", url: "http://login.example/", heartbeat: 600),
+            // SIGKILL at some point after minute 14; a new watch starts at 30.
+            record(30, "offline", "no-link", event: "start", heartbeat: 600),
+            record(40, "online", "probes-validated", heartbeat: 600),
+            record(45, "online", "probes-validated", event: "stop", heartbeat: 600),
+        ]
+        let (summary, _) = summarise(log, now: day + 50 * minute)
+        let overall = try #require(summary.overall)
+        #expect(overall.observed == 29 * minute)  // 0-14 and 30-45
+        #expect(overall.online == 19 * minute && overall.offline == 10 * minute && overall.portal == 0)
+        #expect(overall.portals.count == 1 && overall.portals.longest?.duration == 0 && overall.portals.longest?.ongoing == false)
+        #expect(summary.runs == 2 && summary.stops == 1 && summary.lostRuns == 1 && summary.stopped && !summary.live)
+        #expect(summary.notObserved == 16 * minute && summary.until == day + 45 * minute)
+        // The timeline holds the observed time only.
+        let bucketed = overall.timeline.cells.reduce(StateTime.empty) { $0.merged(with: $1) }
+        #expect(bucketed.total == overall.observed)
+        #expect(overall.final?.verdict == .online && overall.current == nil)
+    }
+
+    @Test func aLogWithoutHeartbeatsProvesItsLastStateToItsLastRecordOnly() throws {
+        let log = [record(0, "online", "probes-validated", event: "start"), record(10, "offline", "timeout")]
+        let (summary, _) = summarise(log, now: day + 60 * minute)
+        #expect(summary.overall?.observed == 10 * minute && summary.overall?.offline == 0)
+        #expect(!summary.live && summary.lostRuns == 0 && summary.until == day + 10 * minute)
+        #expect(summary.overall?.outages.longest?.ongoing == true)
+    }
+
+    @Test func heartbeatsAndStopsAddNoLatencySamples() throws {
+        let log = [record(0, "online", "probes-validated", event: "start", heartbeat: 900),
+                   record(15, "online", "probes-validated", event: "alive", heartbeat: 900),
+                   record(20, "online", "probes-validated", event: "stop", heartbeat: 900)]
+        let (summary, _) = summarise(log, now: day + 20 * minute)
+        #expect(summary.latency.first?.total.count == 1)
+        #expect(summary.overall?.reasons.first?.count == 1)  // one online period
+        #expect(summary.overall?.online == 20 * minute)
     }
 
     @Test func pathsComeAndGo() throws {
@@ -184,7 +266,7 @@ struct WatchSummaryTests {
         let timeout = try #require(reasons.first { $0.reason == "timeout" })
         #expect(timeout.count == 1 && timeout.ms == 5 * minute && timeout.verdict == .offline)
         let validated = try #require(reasons.first { $0.reason == "probes-validated" })
-        #expect(validated.count == 3)  // three online periods; the unchanged last record is not a new one
+        #expect(validated.count == 3)  // three online periods; the stop record is not a new one
         #expect(validated.ms == 100 * minute)
     }
 
@@ -192,8 +274,8 @@ struct WatchSummaryTests {
         let (summary, _) = summarise(outageLog)
         #expect(summary.latency.map(\.name) == ["apple"])  // google's timings are null
         let apple = try #require(summary.latency.first)
-        #expect(apple.total.count == 7)
-        #expect(apple.total.min == 20 && apple.total.max == 140)
+        #expect(apple.total.count == 6)  // the stop record repeats a check's evidence: no sample
+        #expect(apple.total.min == 20 && apple.total.max == 85)
     }
 
     @Test func unknownKeysAndNewEventsAreIgnored() {

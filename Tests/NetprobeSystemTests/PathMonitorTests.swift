@@ -48,7 +48,7 @@ struct PathMonitorTests {
         #expect(elapsed >= .milliseconds(250))  // it really waited
     }
 
-    @Test func addressRouteAndLinkChangesWakeTheMonitor() async throws {
+    @Test func addressRouteRuleAndLinkChangesWakeTheMonitor() async throws {
         let results = try await withNamespace { ns in
             try addQuietLink(ns)
             return try await ns.inside {
@@ -58,6 +58,9 @@ struct PathMonitorTests {
                 let changes: [[String]] = [
                     ["addr", "add", "2001:db8:1::10/64", "dev", "d0", "nodad"],
                     ["route", "add", "default", "via", "198.51.100.1", "dev", "d0"],
+                    // Policy rules decide the kernel's route answer as much as the routes do.
+                    ["rule", "add", "pref", "100", "lookup", "100"],
+                    ["-6", "rule", "add", "pref", "100", "lookup", "100"],
                     ["link", "set", "d0", "down"],
                 ]
                 return try changes.map { change in
@@ -68,7 +71,7 @@ struct PathMonitorTests {
                 }
             }
         }
-        #expect(results.count == 3)
+        #expect(results.count == 5)
         for (change, event, elapsed) in results {
             #expect(event == .changed, "\(change)")
             #expect(elapsed < .seconds(5), "\(change)")

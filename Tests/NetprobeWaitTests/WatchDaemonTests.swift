@@ -114,7 +114,8 @@ extension LabSuite {
             #expect(!watch.receivesLine(after: 3, within: 4), "\(watch.lines)")
             watch.signal(SIGTERM)
             #expect(watch.waitForExit(timeout: 5) == 0)
-            #expect(watch.lines.count == 3)
+            #expect(watch.lines.count == 4)
+            #expect(try Record.parse(watch.lines[3]).description == "stop online/probes-validated (was -)")
         }
     }
 }

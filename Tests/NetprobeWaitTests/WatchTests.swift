@@ -106,6 +106,38 @@ extension LabSuite {
             #expect(all.last?.state == "offline/no-link")
         }
 
+        /// A policy rule alone (no link, address or route of the main table changes) moves the
+        /// kernel's answer for the machine's traffic into a black hole and back: with --interval
+        /// 600 only the rule's own netlink event can make watch look, within 2 s each way.
+        @Test func aPolicyRuleChangeIsCheckedAtOnce() throws {
+            let lab = try Lab()
+            defer { lab.close() }
+            try lab.ip("route", "add", "blackhole", "default", "table", "100")
+            // No IPv6: its addresses settling (duplicate address detection) would be netlink
+            // events of their own, and could wake watch in the rule's stead.
+            try Tool.run(Tool.ip, ["netns", "exec", lab.namespace, Tool.find("sysctl"), "-qw", "net.ipv6.conf.all.disable_ipv6=1",
+                                   "net.ipv6.conf.v0.disable_ipv6=1", "net.ipv6.conf.v0p.disable_ipv6=1"])
+            let watch = try lab.netprobe(["watch", "--config", lab.config, "--json", "--hold", "0", "--interval", "600"])
+            defer { watch.stop() }
+            #expect(try records(watch, 1)[0].state == "online/probes-validated")
+
+            try lab.ip("rule", "add", "pref", "100", "lookup", "100")
+            let cut = Date()
+            #expect(watch.receivesLine(after: 1, within: 2 * Slowdown.factor), "no record within 2 s of the rule: \(watch.lines)")
+            let down = try records(watch, 2)[1]
+            #expect(Date().timeIntervalSince(cut) < 2 * Slowdown.factor)
+            #expect(down.verdict == "offline" && down.trigger == "link", "\(down)")
+
+            try lab.ip("rule", "del", "pref", "100")
+            let restored = Date()
+            #expect(watch.receivesLine(after: 2, within: 2 * Slowdown.factor), "no record within 2 s of the rule's removal: \(watch.lines)")
+            let up = try records(watch, 3)[2]
+            #expect(Date().timeIntervalSince(restored) < 2 * Slowdown.factor)
+            #expect(up.state == "online/probes-validated" && up.trigger == "link")
+            watch.signal(SIGTERM)
+            #expect(watch.waitForExit(timeout: 10) == 0)
+        }
+
         /// One start record, then changes that each differ from the record before and name it as "previous".
         private func checkChain(_ records: [Record]) {
             #expect(records.first?.event == "start")
@@ -128,7 +160,7 @@ extension LabSuite {
             #expect(watch.waitForExit(timeout: 10) == 0)
             #expect(Date().timeIntervalSince(started) >= 1.4, "it finished the check first")
             let all = try Record.parseAll(watch.lines)
-            #expect(all.map(\.state) == ["online/probes-validated"])
+            #expect(all.map(\.description) == ["start online/probes-validated (was -)", "stop online/probes-validated (was -)"])
 
             // Idle (asleep in poll), SIGINT ends it at once.
             let idle = try lab.netprobe(["watch", "--config", lab.config, "--json"])
@@ -165,7 +197,8 @@ extension LabSuite {
             #expect(watch.stderr.contains("reloaded the configuration"))
             watch.signal(SIGTERM)
             #expect(watch.waitForExit(timeout: 10) == 0)
-            #expect(watch.lines.count == 4)
+            #expect(watch.lines.count == 5)
+            #expect(try Record.parse(watch.lines[4]).description == "stop portal/http-redirect (was -)")
         }
 
         @Test func aClosedStdoutEndsItQuietly() throws {

@@ -81,7 +81,7 @@ check "wait --json validates against report.schema.json" validate "$SCHEMAS/repo
 expect_eq "watch exits 0 on SIGTERM" 0 "$(cat "$OUT/watch.rc")"
 check "watch --json records validate against report.schema.json (JSON Lines)" \
     validate "$SCHEMAS/report.schema.json" "$OUT/watch.jsonl" --lines
-expect_eq "watch printed a start record (online), then a change record (offline)" "start online change offline" \
+expect_eq "watch printed a start record (online), a change record (offline), then its stop record" "start online change offline stop offline" \
     "$("$PY" -c 'import json, sys
 print(" ".join(r.get("event", "?") + " " + r["verdict"] for r in map(json.loads, open(sys.argv[1]))))' "$OUT/watch.jsonl" 2>&1)"
 

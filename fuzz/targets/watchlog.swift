@@ -6,7 +6,8 @@
 // `netprobe report` on arbitrary bytes: lines cut by WatchLogLines (in two chunks at a point
 // the input picks), each one read by the record reader, summarised, and rendered in every
 // format. The accounting must add up whatever the order and content of the records, and no
-// rendering may let markup or a terminal control from the input through.
+// rendering may let markup or a terminal control from the input through, whatever the start,
+// alive and stop records and the report's clock say.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzWatchLog(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var input = FuzzInput(data, size)
@@ -19,8 +20,13 @@ public func fuzzWatchLog(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     bytes[..<cut].withUnsafeBytes { lines.consume($0, into: &summarizer) { _ in skipped += 1 } }
     bytes[cut...].withUnsafeBytes { lines.consume($0, into: &summarizer) { _ in skipped += 1 } }
     lines.finish(into: &summarizer) { _ in skipped += 1 }
-    let summary = summarizer.finish()
+    // The report's clock, from the input's last byte: none, a moment inside the usual range of
+    // the logs' timestamps (a live tail, or a silent one), or the last one RFC 3339 can write.
+    let clocks: [Int64?] = [nil, 1_772_445_600_000, 253_402_300_799_000]
+    let summary = summarizer.finish(now: size == 0 ? nil : clocks[Int(data[size - 1]) % clocks.count])
     precondition(skipped == summary.malformed + summary.late, "every skipped line is counted once")
+    precondition(summary.stops <= summary.records && summary.lostRuns <= summary.runs + 1, "runs miscounted")
+    precondition(summary.notObserved <= summary.span, "more time unobserved than the span")
     for tracker in summary.trackers {
         precondition(tracker.online >= 0 && tracker.portal >= 0 && tracker.offline >= 0, "negative time")
         precondition(tracker.observed <= summary.span, "a path observed longer than the whole span")

@@ -316,6 +316,19 @@ slow_capport() {
         tcp dport 443 redirect to :10444
 }
 
+# bulk_traffic FLOW...: steady TCP traffic from the client to the gateway, as a machine in
+# use has (servers/bulk.py): a server on the gateway's port 9000, and in the client one flow
+# per FLOW, KIND@ADDR (D: a download from ADDR, U: an upload to it; about 1 MB/s each, each
+# reconnecting when its connection fails). ADDR: any gateway address (conf/hosts).
+bulk_traffic() {
+    (($# > 0)) || die "bulk_traffic KIND@ADDR..."
+    local flows=() spec
+    for spec in "$@"; do flows+=("$spec:9000"); done
+    bg_start bulk-server python3 "$LAB_DIR/servers/bulk.py" server --port 9000
+    bg_wait_listen bulk-server tcp 0.0.0.0:9000
+    bg_start_client bulk-client python3 "$LAB_DIR/servers/bulk.py" client --rate 1000000 "${flows[@]}"
+}
+
 # capport_countdown SECONDS: the Captive Portal API's /countdown (conf/nginx.conf.in) gives a
 # session whose seconds-remaining counts down from SECONDS, from its first request on;
 # at zero it says captive (servers/capport_countdown.py, on the gateway's loopback).
@@ -409,7 +422,8 @@ transparent_proxy() {
 # capport_announce [URI]: the network announced its Captive Portal API (DHCP
 # option 114, RA option 37) and systemd-networkd recorded it, as it does, in
 # the client eth0's link state file: CAPTIVE_PORTAL=URI in
-# $RUN/netif/links/IFINDEX (`lab exec` points NETPROBE_NETIF_STATE_DIR there).
+# $RUN/netif/links/IFINDEX (`lab exec` points NETPROBE_NETIF_STATE_DIR there),
+# written as networkd writes it: a new file renamed over the old one.
 # No URI: nothing announced (the file goes).
 capport_announce() {
     local ifindex file
@@ -423,7 +437,8 @@ capport_announce() {
     [[ $1 != *$'\n'* ]] || die "capport_announce: one line only"
     # networkd's own format; netprobe must take CAPTIVE_PORTAL= and ignore the rest.
     printf '# This is private data. Do not parse.\nADMIN_STATE=configured\nOPER_STATE=routable\nNETWORK_FILE=/etc/systemd/network/lab.network\nCAPTIVE_PORTAL=%s\n' \
-        "$1" >"$file"
+        "$1" >"$file.tmp"
+    mv -f "$file.tmp" "$file"
 }
 
 # ---- the machine's own resolver and the link's ---------------------------------

@@ -76,11 +76,11 @@ WRAPPER
 import json, sys
 records = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
 got = [(r.get("event"), r["verdict"], r["reason"]) for r in records]
-want = [("start", "online", "probes-validated"), ("change", "offline", "no-default-route")]
+want = [("start", "online", "probes-validated"), ("change", "offline", "no-default-route"), ("stop", "offline", "no-default-route")]
 print("ok" if got == want else "records %s, expected %s" % (got, want))' "$out" 2>&1)
     if [[ $judged == ok && $rc == 0 ]] &&
         /usr/bin/python3 "$LAB_DIR/../scripts/validate-json" "$LAB_DIR/../schemas/report.schema.json" "$out" --lines >>"$err" 2>&1; then
-        echo "pass watch-i-eth1: start online, change offline no-default-route, exit 0 on SIGTERM" >>"$DIR/steps.txt"
+        echo "pass watch-i-eth1: start online, change offline no-default-route, stop record and exit 0 on SIGTERM" >>"$DIR/steps.txt"
         STEPS_DONE+=("watch-i-eth1 online,offline")
     else
         echo "FAIL watch-i-eth1: $judged; exit $rc (stderr: $(head -c 600 "$err"))" >>"$DIR/steps.txt"

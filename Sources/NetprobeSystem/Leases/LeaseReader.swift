@@ -47,6 +47,11 @@ public struct LeaseReader: Sendable {
         self.now = now
     }
 
+    /// Every directory the reader reads, for a watch on them (`DirectoryWatch`).
+    public var directories: [String] {
+        [networkdLinks] + dhcpcdDirectories + dhclientDirectories + [networkManagerDirectory]
+    }
+
     /// The system's locations; `NETPROBE_NETIF_STATE_DIR` replaces networkd's links directory.
     public static func system(environment: (String) -> String? = ProcessEnvironment.value) -> LeaseReader {
         var reader = LeaseReader()

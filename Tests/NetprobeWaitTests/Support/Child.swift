@@ -47,6 +47,11 @@ final class Child {
         state.wait(timeout: timeout) { $0.stdout.count > count }
     }
 
+    /// Whether its stdout lines so far satisfy `condition` within `timeout` seconds.
+    func waitForStdout(timeout: Double, _ condition: @escaping ([String]) -> Bool) -> Bool {
+        state.wait(timeout: timeout) { condition($0.stdout) }
+    }
+
     /// Whether what it wrote to stderr satisfies `condition` within `timeout` seconds.
     func waitForStderr(timeout: Double, _ condition: @escaping (String) -> Bool) -> Bool {
         state.wait(timeout: timeout) { condition($0.stderr) }

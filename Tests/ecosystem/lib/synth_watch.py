@@ -9,6 +9,12 @@ event, portal.expires_at), which a reader must ignore. Deterministic for a given
   synth_watch.py --days 3                  one record per change, as watch writes them
   synth_watch.py --days 365 --every 60     one record a minute for a year (the bench input)
   synth_watch.py --days 2 --hostile        also malformed, truncated and out-of-order lines
+  synth_watch.py --days 365 --heartbeat 900
+                                           as a watch of now writes them: the changes, an
+                                           "alive" record whenever nothing was written for 900 s,
+                                           a clean restart (stop, start a minute later) every
+                                           week and a crash (a start with no stop, half a
+                                           heartbeat after the last record) every 30 days
 """
 import argparse
 import datetime
@@ -130,6 +136,48 @@ def record(rng, t, states, previous, event, trigger):
     }
 
 
+def heartbeat(rng, times, changes, shared, start, seconds, every):
+    """The change records plus what a watch of now adds: alive records filling every stretch
+    longer than the heartbeat, a weekly clean restart, a monthly crash."""
+    events = [(t, "change") for t in times]
+    week, month = 7 * 86400, 30 * 86400
+    events += [(start + k * week, "restart") for k in range(1, int(seconds / week) + 1)]
+    events += [(start + k * month + 4321, "crash") for k in range(1, int(seconds / month) + 1)]
+    events.sort()
+    out = sys.stdout
+    previous, last, n = None, None, 0
+
+    def emit(t, event, trigger):
+        nonlocal previous, last
+        states = {key: state_at(changes_, shared, t) for key, changes_ in changes.items()}
+        rec = record(rng, t, states, None if event in ("start", "alive", "stop") else previous, event, trigger)
+        if event in ("alive", "stop"):
+            rec["probes"] = []  # stands for the repeated evidence; the report reads none of it
+        rec["heartbeat_seconds"] = every
+        if event == "change" and previous == (rec["verdict"], rec["reason"]):
+            return  # watch writes changes only
+        previous = (rec["verdict"], rec["reason"])
+        last = t
+        out.write(json.dumps(rec, separators=(",", ":")) + "\n")
+
+    for t, kind in events:
+        if last is None:
+            emit(t, "start", "start")
+            continue
+        while t - last > every:
+            emit(last + every, "alive", "interval")
+        if kind == "restart":
+            emit(t, "stop", "signal")
+            emit(t + 60, "start", "start")
+        elif kind == "crash":
+            last = None  # killed: nothing more from this watch
+            emit(t + every / 2, "start", "start")
+        else:
+            emit(t, "change", rng.choice(["interval", "link", "retry", "resolv", "lease", "stall"]))
+    while last is not None and start + seconds - last > every:
+        emit(last + every, "alive", "interval")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--start", default="2026-03-02T00:00:00Z")
@@ -137,6 +185,7 @@ def main():
     parser.add_argument("--every", type=float, default=0, help="one record every this many seconds (0: one per change)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hostile", action="store_true")
+    parser.add_argument("--heartbeat", type=float, default=0, help="alive records, restarts and crashes as watch writes them")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     start = datetime.datetime.fromisoformat(args.start.replace("Z", "+00:00")).timestamp()
@@ -146,6 +195,9 @@ def main():
         times = [start + i * args.every for i in range(int(seconds / args.every))]
     else:
         times = sorted({e[0] for events in changes.values() for e in events} | {b for s in shared for b in s[:2]})
+    if args.heartbeat:
+        heartbeat(rng, times, changes, shared, start, seconds, args.heartbeat)
+        return
     out = sys.stdout
     previous = None
     lines = []

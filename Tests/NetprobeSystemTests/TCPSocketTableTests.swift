@@ -1,0 +1,71 @@
+import Foundation
+import Glibc
+@testable import NetprobeSystem
+import Testing
+
+/// The socket table read through NETLINK_SOCK_DIAG, in a namespace of its own: what it lists
+/// is exactly the connections the test made there.
+@Suite("TCP socket table (sock_diag) in a network namespace")
+struct TCPSocketTableTests {
+    /// A connected pair on `address` (family `family`): the listener's accepted end and the client.
+    static func connectedPair(family: Int32, address: String) throws -> (listener: Int32, client: Int32, server: Int32, port: Int) {
+        func check(_ result: Int32, _ what: String) throws {
+            if result < 0 { throw Command.Failure(command: [what], status: errno, output: String(cString: strerror(errno))) }
+        }
+        var storage = sockaddr_storage()
+        var length: socklen_t
+        if family == AF_INET {
+            var sin = sockaddr_in()
+            sin.sin_family = sa_family_t(AF_INET)
+            inet_pton(AF_INET, address, &sin.sin_addr)
+            withUnsafeBytes(of: sin) { bytes in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) } }
+            length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        } else {
+            var sin6 = sockaddr_in6()
+            sin6.sin6_family = sa_family_t(AF_INET6)
+            inet_pton(AF_INET6, address, &sin6.sin6_addr)
+            withUnsafeBytes(of: sin6) { bytes in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) } }
+            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+        }
+        let listener = socket(family, Int32(SOCK_STREAM.rawValue), 0)
+        try check(listener, "socket")
+        try check(withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }, "bind")
+        try check(listen(listener, 4), "listen")
+        var bound = sockaddr_storage()
+        var boundLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        try check(withUnsafeMutablePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &boundLength) } },
+                  "getsockname")
+        let client = socket(family, Int32(SOCK_STREAM.rawValue), 0)
+        try check(client, "socket")
+        try check(withUnsafePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, boundLength) } },
+                  "connect")
+        let server = accept(listener, nil, nil)
+        try check(server, "accept")
+        // sin_port and sin6_port sit at the same offset, in network order.
+        let port = withUnsafeBytes(of: bound) { Int($0[2]) << 8 | Int($0[3]) }
+        return (listener, client, server, port)
+    }
+
+    @Test func itListsTheNamespacesConnectionsOfBothFamiliesAndNothingElse() async throws {
+        let (empty, listed) = try await withNamespace { ns in
+            try await ns.inside {
+                let table = try TCPSocketTable()
+                let empty = try table.sockets()
+                let v4 = try Self.connectedPair(family: AF_INET, address: "127.0.0.1")
+                let v6 = try Self.connectedPair(family: AF_INET6, address: "::1")
+                defer { for fd in [v4.listener, v4.client, v4.server, v6.listener, v6.client, v6.server] { close(fd) } }
+                var byte: UInt8 = 1
+                _ = send(v4.client, &byte, 1, 0)
+                return (empty, try table.sockets().map { ($0, $0.destinationPort == v4.port || $0.destinationPort == v6.port) })
+            }
+        }
+        #expect(empty.isEmpty, "a fresh namespace has no TCP sockets: \(empty)")
+        // Each pair is two sockets (the client's and the accepted one); listeners are not in these states.
+        #expect(listed.count == 4, "\(listed.map(\.0))")
+        #expect(listed.allSatisfy { $0.0.state == .established })
+        #expect(Set(listed.map(\.0.cookie)).count == 4)
+        let clients = listed.filter(\.1).map(\.0)
+        #expect(Set(clients.map(\.destination)) == [[127, 0, 0, 1], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]])
+        #expect(clients.allSatisfy { $0.timeoutsInARow == 0 && $0.sinceReceivedMs < 60_000 })
+    }
+}

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Steady bulk TCP traffic for the stall scenarios, standard library only.
+
+server --port PORT: on every connection, the first byte says what to do: D, send data
+  without end; U, read and discard without end.
+client --rate BYTES_PER_SECOND FLOW...: one thread per FLOW, written KIND@ADDRESS:PORT
+  (KIND D for a download, U for an upload); each flow moves about RATE bytes a second in
+  small writes, and reconnects half a second after its connection fails, so a flow lives as
+  long as the process (the lab ends it by PID)."""
+
+import argparse
+import socket
+import sys
+import threading
+import time
+
+CHUNK = 16384
+
+
+def serve(port):
+    listener = socket.create_server(("0.0.0.0", port), reuse_port=False, backlog=64)
+    while True:
+        connection, _ = listener.accept()
+        threading.Thread(target=serve_one, args=(connection,), daemon=True).start()
+
+
+def serve_one(connection):
+    try:
+        kind = connection.recv(1)
+        if kind == b"D":
+            data = b"x" * CHUNK
+            while True:
+                connection.sendall(data)
+        elif kind == b"U":
+            while connection.recv(65536):
+                pass
+    except OSError:
+        pass
+    finally:
+        connection.close()
+
+
+def flow(kind, address, port, rate):
+    pause = CHUNK / rate
+    while True:
+        try:
+            with socket.create_connection((address, port), timeout=30) as connection:
+                connection.settimeout(None)
+                connection.sendall(kind.encode())
+                data = b"y" * CHUNK
+                while True:
+                    if kind == "U":
+                        connection.sendall(data)
+                    elif not connection.recv(CHUNK):
+                        break
+                    time.sleep(pause)
+        except OSError as error:
+            print("flow %s@%s: %s" % (kind, address, error), file=sys.stderr, flush=True)
+        time.sleep(0.5)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="mode", required=True)
+    server = sub.add_parser("server")
+    server.add_argument("--port", type=int, default=9000)
+    client = sub.add_parser("client")
+    client.add_argument("--rate", type=float, default=1_000_000)
+    client.add_argument("flows", nargs="+")
+    args = parser.parse_args()
+    if args.mode == "server":
+        serve(args.port)
+        return
+    for spec in args.flows:
+        kind, target = spec.split("@", 1)
+        address, port = target.rsplit(":", 1)
+        threading.Thread(target=flow, args=(kind, address, int(port), args.rate), daemon=True).start()
+    threading.Event().wait()
+
+
+if __name__ == "__main__":
+    main()
