@@ -7,7 +7,7 @@
  * One OpenSSL certificate store for every HTTPS handshake of a round that trusts the same
  * hashed directory (CAPATH). libcurl 7.88 makes a new SSL_CTX, and so a new store, for every
  * connection; a directory store reads and decodes the issuer's certificate on first use, so
- * each handshake paid ~1.6M instructions to load the same CA again (`--all-paths`: four).
+ * each handshake loaded the same CA again (`--all-paths`: four times; bench/README.md).
  * Shared, the first handshake's lookup is cached in the store for the rest of the round.
  * Trust is unchanged: the store is the one libcurl built for the same CAPATH and flags.
  *
