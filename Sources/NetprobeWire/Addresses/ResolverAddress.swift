@@ -38,13 +38,15 @@ public enum ResolverAddress {
 
     /// A unicast address of another host.
     public static func isUnicast(_ b: [UInt8]) -> Bool {
-        if b.count == 4 {
-            return b[0] != 0 && b[0] != 127 && b[0] < 224
+        // IPv4-mapped: no resolver is announced so, and each class below could hide behind it.
+        if b.count == 16 && b[0..<10].allSatisfy({ $0 == 0 }) && b[10] == 0xFF && b[11] == 0xFF { return false }
+        let kind: AddressClass
+        switch b.count {
+        case 4: kind = AddressClass.ipv4(b)
+        case 16: kind = AddressClass.ipv6(b)
+        default: return false
         }
-        guard b.count == 16 else { return false }
-        if b[0..<15].allSatisfy({ $0 == 0 }) && (b[15] == 0 || b[15] == 1) { return false }
-        if b[0..<10].allSatisfy({ $0 == 0 }) && b[10] == 0xFF && b[11] == 0xFF { return false }
-        return b[0] != 0xFF
+        return kind != .unspecified && kind != .loopback && kind != .multicast && kind != .reserved
     }
 
     /// Linux interface names: 1 to 15 bytes (IFNAMSIZ less the NUL), no `/`, no space or

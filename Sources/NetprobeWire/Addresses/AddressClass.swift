@@ -1,5 +1,3 @@
-import NetprobeWire
-
 /// What kind of address a probe's host name led to. A public probe host answered
 /// from a private, loopback, link-local, shared (CGNAT), unique-local or unspecified
 /// address was not reached: a resolver on the way lied (a DNS-hijacking portal).
