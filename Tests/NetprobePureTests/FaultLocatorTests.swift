@@ -17,6 +17,14 @@ private func proxied(_ cause: TransportErrorKind?, connect: Int? = nil, status: 
     return ProbeEvidence(spec: Fixtures.spec("apple"), outcome: .failure, errorClass: .proxyFailed, observation: seen)
 }
 
+/// A probe that timed out: before its name resolved, or after (connecting).
+private func timedOut(resolved: Bool) -> ProbeEvidence {
+    let seen = ProbeObservation(name: "apple", url: "http://captive.apple.com/hotspot-detect.html",
+                                transportError: TransportError(kind: .timeout, code: 28, message: "x"),
+                                timings: ProbeTimings(dnsMs: resolved ? 8 : nil, totalMs: 3900))
+    return ProbeEvidence(spec: Fixtures.spec("apple"), outcome: .failure, errorClass: .timeout, observation: seen)
+}
+
 struct FaultCase: Sendable, CustomTestStringConvertible {
     var label: String
     var evidence: FaultEvidence
@@ -70,6 +78,15 @@ private let cases: [FaultCase] = [
               evidence: FaultEvidence(conclusion: offline(.timeout), gateways: [gateway(.reachable)]),
               fault: .upstream, detail: "router 198.51.100.1 on eth0: neighbour reachable; beyond it: timeout",
               summary: "the router 198.51.100.1 answers, but nothing beyond it does"),
+    FaultCase(label: "gateway answers, names silent until the deadline",
+              evidence: FaultEvidence(conclusion: offline(.timeout), gateways: [gateway(.reachable)],
+                                      probes: [timedOut(resolved: false), timedOut(resolved: false)], resolvers: resolver),
+              fault: .dns, detail: "resolver 198.51.100.53: no answer before the deadline; router 198.51.100.1 on eth0: neighbour reachable",
+              summary: "the DNS server 198.51.100.53 does not answer (the router 198.51.100.1 answers)"),
+    FaultCase(label: "gateway answers, names resolved, connections silent",
+              evidence: FaultEvidence(conclusion: offline(.timeout), gateways: [gateway(.reachable)],
+                                      probes: [timedOut(resolved: true), timedOut(resolved: false)], resolvers: resolver),
+              fault: .upstream),
     FaultCase(label: "gateway answers, connections refused or unreachable",
               evidence: FaultEvidence(conclusion: offline(.connectFailed), gateways: [gateway(.reachable)]), fault: .upstream),
     FaultCase(label: "one family's gateway silent, the other unknown",

@@ -93,7 +93,7 @@ public struct FaultEvidence: Sendable, Equatable {
 ///   proxy-failed, proxy-auth-required                    -> proxy
 ///   resolver-blocked                                     -> dns (the network's own resolvers answer)
 ///   gateway answers (REACHABLE/PERMANENT, none failed):
-///       dns-failed                                       -> dns
+///       dns-failed, or every probe timed out before its name resolved -> dns
 ///       timeout, connect-failed                          -> upstream
 ///   anything else (TLS, HTTP, gateways disagreeing or not telling) -> none: say so rather than guess.
 public enum FaultLocator {
@@ -129,11 +129,27 @@ public enum FaultLocator {
                 : evidence.resolvers.isEmpty ? "the DNS servers resolve" : "the DNS servers \(servers) resolve"
             return FaultFinding(.dns, detail: "resolver \(servers): no address for the probe names; \(router)",
                                 summary: "\(named) no names (the router \(answering.address) answers)")
+        case .timeout where namesUnresolved(evidence.probes):
+            let servers = evidence.resolvers.isEmpty ? "the configured resolvers" : evidence.resolvers.joined(separator: " ")
+            let named = evidence.resolvers.count == 1 ? "the DNS server \(servers) does"
+                : evidence.resolvers.isEmpty ? "the DNS servers do" : "the DNS servers \(servers) do"
+            return FaultFinding(.dns, detail: "resolver \(servers): no answer before the deadline; \(router)",
+                                summary: "\(named) not answer (the router \(answering.address) answers)")
         case .timeout, .connectFailed:
             return FaultFinding(.upstream, detail: "\(router); beyond it: \(conclusion.reason.rawValue)",
                                 summary: "the router \(answering.address) answers, but nothing beyond it does")
         default:
             return nil
+        }
+    }
+
+    /// Every probe that failed timed out still waiting for its host name (direct, no address,
+    /// no name-lookup time): the resolvers were silent, whatever lies beyond them.
+    static func namesUnresolved(_ probes: [ProbeEvidence]) -> Bool {
+        let failed = probes.filter { $0.outcome == .failure }
+        return !failed.isEmpty && failed.allSatisfy { evidence in
+            guard let seen = evidence.observation, seen.transportError?.kind == .timeout else { return false }
+            return seen.proxy == nil && seen.remoteAddress == nil && seen.timings.dnsMs == nil
         }
     }
 
