@@ -155,6 +155,8 @@ import Testing
     let metrics = PrometheusFormatter.format(report).split(separator: "\n").filter { $0.hasPrefix("netprobe_fault{") }
     #expect(metrics.count == Fault.allCases.count)
     #expect(metrics.filter { $0.hasSuffix(" 1") } == [#"netprobe_fault{fault="upstream"} 1"#])
+    // watch's textfile carries the same series.
+    #expect(PrometheusFormatter.format(report, watch: WatchCounters()).contains(#"netprobe_fault{fault="upstream"} 1"#))
 
     let online = try ReportFixtures.parse(JSONFormatter.format(ReportFixtures.report()))
     #expect(online["fault"] is NSNull && online["fault_detail"] is NSNull)
