@@ -214,7 +214,7 @@ public enum SummaryHTML {
                 html += "<td class=\"num\">\(SummaryText.percent(part, tracker.observed))</td>"
             }
             // Outages by the hop that failed, when the records named any.
-            let byFault = tracker.faults.map { "\($0.fault?.rawValue ?? "unknown") \($0.count)x" }.joined(separator: ", ")
+            let byFault = tracker.faults.map { "\($0.fault?.rawValue ?? "none") \($0.count)x" }.joined(separator: ", ")
             html += "<td class=\"num\">\(tracker.outages.count)" + (byFault.isEmpty ? "" : "<br><span class=\"when\">\(byFault)</span>")
                 + "</td><td class=\"num\">\(SummaryText.duration(tracker.outages.totalMs))</td>"
             if let longest = tracker.outages.longest {

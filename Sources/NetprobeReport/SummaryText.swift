@@ -84,7 +84,7 @@ public enum SummaryText {
         if !tracker.faults.isEmpty {
             out += "  outages by fault\n"
             for entry in tracker.faults.sorted(by: { $0.ms != $1.ms ? $0.ms > $1.ms : $0.count > $1.count }) {
-                out += "    \((entry.fault?.rawValue ?? "unknown").padding(9)) \(String(entry.count).leftPadding(6))x \(duration(entry.ms).leftPadding(10))\n"
+                out += "    \((entry.fault?.rawValue ?? "none").padding(9)) \(String(entry.count).leftPadding(6))x \(duration(entry.ms).leftPadding(10))\n"
             }
         }
         if let longest = tracker.portals.longest {
