@@ -162,3 +162,17 @@ import Testing
     #expect(online["fault"] is NSNull && online["fault_detail"] is NSNull)
     #expect(!PrometheusFormatter.format(ReportFixtures.report()).contains(#"netprobe_fault{fault="upstream"} 1"#))
 }
+
+/// A watch record of an offline state tells its hook the failed hop, filtered for the environment.
+@Test func theHookIsToldTheFault() throws {
+    var report = ReportFixtures.report(portal: nil, verdict: .offline, reason: .timeout)
+    report.paths[report.overall].fault = FaultFinding(.gateway, detail: "router 198.51.100.1 on eth0\n: neighbour failed",
+                                                      summary: "the router 198.51.100.1 does not answer")
+    let record = try #require(WatchRecord.after(nil, report, allPaths: false))
+    #expect(record.environment["NETPROBE_FAULT"] == "gateway")
+    #expect(record.environment["NETPROBE_FAULT_DETAIL"]?.hasPrefix("router 198.51.100.1 on eth0") == true)
+    #expect(record.environment["NETPROBE_FAULT_DETAIL"]?.contains("\n") == false)
+    #expect(record.json.contains(#""fault":"gateway""#))
+    let online = try #require(WatchRecord.after(nil, ReportFixtures.report(), allPaths: false))
+    #expect(online.environment["NETPROBE_FAULT"] == "" && online.environment["NETPROBE_FAULT_DETAIL"] == "")
+}
