@@ -20,7 +20,7 @@ enum FaultFinder {
             let gateways = NeighbourTable.lookUp(Self.gateways(plan, snapshot: snapshot), in: neighbours)
             let evidence = FaultEvidence(
                 conclusion: paths[index].conclusion, link: link(plan, snapshot: snapshot),
-                refusal: snapshot.kernelRoutes.lazy.compactMap(\.refusal).first,
+                refusal: snapshot.kernelRoutes.lazy.filter { plan.family == nil || $0.family == plan.family }.compactMap(\.refusal).first,
                 gateways: gateways, probes: paths[index].probes, resolvers: resolvers(paths[index], snapshot: snapshot))
             paths[index].fault = FaultLocator.locate(evidence)
         }
