@@ -124,23 +124,27 @@ public enum FaultLocator {
         let router = "router \(hop(answering)): neighbour \(answering.state?.rawValue ?? "none")"
         switch conclusion.reason {
         case .dnsFailed:
-            let servers = evidence.resolvers.isEmpty ? "the configured resolvers" : evidence.resolvers.joined(separator: " ")
-            let named = evidence.resolvers.count == 1 ? "the DNS server \(servers) resolves"
-                : evidence.resolvers.isEmpty ? "the DNS servers resolve" : "the DNS servers \(servers) resolve"
-            return FaultFinding(.dns, detail: "resolver \(servers): no address for the probe names; \(router)",
-                                summary: "\(named) no names (the router \(answering.address) answers)")
+            return dns(evidence.resolvers, singular: "resolves no names", plural: "resolve no names",
+                       detail: "no address for the probe names", router: router, address: answering.address)
         case .timeout where namesUnresolved(evidence.probes):
-            let servers = evidence.resolvers.isEmpty ? "the configured resolvers" : evidence.resolvers.joined(separator: " ")
-            let named = evidence.resolvers.count == 1 ? "the DNS server \(servers) does"
-                : evidence.resolvers.isEmpty ? "the DNS servers do" : "the DNS servers \(servers) do"
-            return FaultFinding(.dns, detail: "resolver \(servers): no answer before the deadline; \(router)",
-                                summary: "\(named) not answer (the router \(answering.address) answers)")
+            return dns(evidence.resolvers, singular: "does not answer", plural: "do not answer",
+                       detail: "no answer before the deadline", router: router, address: answering.address)
         case .timeout, .connectFailed:
             return FaultFinding(.upstream, detail: "\(router); beyond it: \(conclusion.reason.rawValue)",
                                 summary: "the router \(answering.address) answers, but nothing beyond it does")
         default:
             return nil
         }
+    }
+
+    /// The resolvers' fault, worded for one server, several, or none known.
+    static func dns(_ servers: [String], singular: String, plural: String, detail: String, router: String,
+                    address: String) -> FaultFinding {
+        let list = servers.joined(separator: " ")
+        let subject = servers.count == 1 ? "the DNS server \(list) \(singular)"
+            : servers.isEmpty ? "the DNS servers \(plural)" : "the DNS servers \(list) \(plural)"
+        return FaultFinding(.dns, detail: "resolver \(servers.isEmpty ? "the configured resolvers" : list): \(detail); \(router)",
+                            summary: "\(subject) (the router \(address) answers)")
     }
 
     /// Every probe that failed timed out still waiting for its host name (direct, no address,
