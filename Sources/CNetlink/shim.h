@@ -17,6 +17,7 @@
 #include <netlink/route/addr.h>
 #include <netlink/route/route.h>
 #include <netlink/route/nexthop.h>
+#include <netlink/route/neighbour.h>
 #include <netlink/msg.h>
 #include <netlink/attr.h>
 #include <netlink/handlers.h>

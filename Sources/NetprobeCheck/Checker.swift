@@ -67,7 +67,8 @@ public final class Checker {
                                                             deadline: deadline, lookUp: linkLookUp, runner: transferRunner)
         }
         results = RouteTruth.apply(results, allPaths: options.allPaths, snapshot: snapshot, source: source)
-        let paths = results.map { PathReport($0, config: options.config, started: start) }
+        var paths = results.map { PathReport($0, config: options.config, started: start) }
+        FaultFinder.locate(&paths, results: results, snapshot: snapshot, source: source)
         // After the verdict, which it never changes: only an IPv6-only machine asks, once.
         snapshot.nat64 = NAT64Discovery.discover(snapshot, deadline: deadline)
         return Report(paths: paths, overall: Self.overall(paths), durationMs: start.duration(to: clock.now).inMilliseconds,

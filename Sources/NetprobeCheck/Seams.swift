@@ -11,11 +11,15 @@ public protocol PathSource {
     /// The kernel's route for each address probes connected to (`ip route get ADDRESS`); an
     /// address it cannot answer for is left out.
     func routes(to destinations: [String], interfaces: [NetworkInterface]) -> [String: RouteAnswer]
+    /// The kernel's neighbour table (`ip neigh`), read after the round of an offline path.
+    func neighbours() -> [NeighbourTable.Entry]
 }
 
 extension PathSource {
     /// A source that knows no routes: probes keep the path's name.
     public func routes(to destinations: [String], interfaces: [NetworkInterface]) -> [String: RouteAnswer] { [:] }
+    /// A source that knows no neighbours: no gateway is judged.
+    public func neighbours() -> [NeighbourTable.Entry] { [] }
 }
 
 /// What runs a round of HTTP transfers concurrently. The real one is libcurl's multi
@@ -52,5 +56,10 @@ public struct KernelPaths: PathSource {
     /// A failed lookup costs only the probes' device names: the verdict stands without them.
     public func routes(to destinations: [String], interfaces: [NetworkInterface]) -> [String: RouteAnswer] {
         (try? reader.routes(to: destinations, interfaces: interfaces)) ?? [:]
+    }
+
+    /// A failed read costs only the gateway's part of the fault: the verdict stands without it.
+    public func neighbours() -> [NeighbourTable.Entry] {
+        (try? NeighbourTable.read()) ?? []
     }
 }

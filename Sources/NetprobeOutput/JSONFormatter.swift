@@ -148,6 +148,8 @@ enum ReportDocument {
             "dns_hijack": .bool(report.dnsHijack),
             "duration_ms": .number(Rounding.ms(report.durationMs)),
             "families": .array(report.families.map { .string($0.rawValue) }),
+            "fault": .string(report.fault?.fault.rawValue),
+            "fault_detail": .string(report.fault?.detail),
             "interfaces": .array(report.path.interfaces.map(InterfaceDocument.json)),
             "kernel_routes": .array(report.path.kernelRoutes.map(RouteDocument.json)),
             "nat64": NAT64Document.json(report.path.nat64),

@@ -13,6 +13,8 @@ enum PathReportDocument {
             "default": .bool(path.isDefault),
             "duration_ms": .number(Rounding.ms(path.durationMs)),
             "family": .string(path.family?.rawValue),
+            "fault": .string(path.fault?.fault.rawValue),
+            "fault_detail": .string(path.fault?.detail),
             "interface": .string(path.interface),
             "partial": .bool(path.conclusion.partial),
             "portal": PortalDocument.json(path.conclusion.portal, sessionEnd: path.sessionEnd(from: started)),

@@ -15,6 +15,10 @@ public enum PrometheusFormatter {
         out.gauge("netprobe_verdict", "1 for the current verdict, 0 for the others.",
                   [Verdict.online, .portal, .offline].map { ([("verdict", $0.rawValue)], report.verdict == $0 ? 1 : 0) })
         out.gauge("netprobe_reason_info", "The reason code of the current verdict (always 1).", [([("verdict", report.verdict.rawValue), ("reason", report.reason.rawValue)], 1)])
+        // Every value always present (1 for the current one while offline, else 0), so an alert
+        // or a dashboard never meets a series that vanished.
+        out.gauge("netprobe_fault", "1 for the hop that failed while offline (none is 1 when the evidence does not tell).",
+                  Fault.allCases.map { ([("fault", $0.rawValue)], report.verdict == .offline && report.fault?.fault == $0 ? 1 : 0) })
         out.gauge("netprobe_duration_seconds", "Wall time of the whole check.", [([], report.durationMs / 1000)])
         out.gauge("netprobe_quorum_required", "Independent operators required to validate.", [([], Double(report.quorumRequired))])
         out.gauge("netprobe_quorum_operators", "Operators that validated (success) or showed interception (portal).",

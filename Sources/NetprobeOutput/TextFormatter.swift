@@ -16,7 +16,14 @@ public enum TextFormatter {
         case .portal: word = palette.yellow(palette.bold("portal"))
         case .offline: word = palette.red(palette.bold("offline"))
         }
-        lines.append("\(word)  \(report.reason.rawValue): \(report.reason.meaning)")
+        if let fault = report.fault {
+            // The hop that failed, in plain words, then the probes' own reason.
+            lines.append("\(word): \(TerminalText.escape(fault.summary)) (\(report.reason.rawValue))")
+            lines.append("  fault \(fault.fault.rawValue): \(TerminalText.escape(fault.detail))")
+            lines.append("  \(report.reason.rawValue): \(report.reason.meaning)")
+        } else {
+            lines.append("\(word)  \(report.reason.rawValue): \(report.reason.meaning)")
+        }
         lines.append(contentsOf: portalLines(report, palette: palette))
         lines.append(contentsOf: resolverLines(report))
         lines.append(contentsOf: pathVerdictLines(report))
@@ -67,6 +74,7 @@ public enum TextFormatter {
             let conclusion = path.conclusion
             var line = "  path \(path.family?.rawValue ?? "any") via \(TerminalText.escape(path.interface ?? "-"))"
                 + (path.isDefault ? " (default)" : "") + ": \(conclusion.verdict.rawValue) (\(conclusion.reason.rawValue))"
+            if let fault = path.fault { line += ", " + TerminalText.escape(fault.summary) }
             if let url = conclusion.portal?.url { line += ", log in at " + TerminalText.escape(url, limit: 200) }
             if conclusion.verdict != report.verdict { line += "  <- differs" }
             return line

@@ -27,6 +27,8 @@ public struct PathTracker: Sendable {
         public var reasons: [String]
         /// Still open at the last timestamp.
         public var ongoing: Bool
+        /// An outage's failed hop: the first its records named (nil: none named).
+        public var fault: Fault? = nil
         public var duration: Int64 { end - start }
     }
 
@@ -34,6 +36,13 @@ public struct PathTracker: Sendable {
         public var count = 0
         public var totalMs: Int64 = 0
         public var longest: Period?
+    }
+
+    /// Outages by the hop that failed (`fault` nil: the records named none).
+    public struct FaultTally: Sendable, Equatable {
+        public var fault: Fault?
+        public var count: Int
+        public var ms: Int64
     }
 
     public struct ReasonTally: Sendable, Equatable {
@@ -53,6 +62,8 @@ public struct PathTracker: Sendable {
     public private(set) var outages = Tally()
     public private(set) var portals = Tally()
     public private(set) var reasons: [ReasonTally] = []
+    /// Outages counted by fault, in order of first appearance (at most one per value and none).
+    public private(set) var faults: [FaultTally] = []
     public private(set) var otherReasons = 0
     public private(set) var portalURLs: [(url: String, count: Int)] = []
     public private(set) var otherPortalURLs = 0
@@ -88,9 +99,11 @@ public struct PathTracker: Sendable {
         }
         if let url = state.portalURL, url != current?.state.portalURL { countPortalURL(url) }
         if verdictChanged {
-            run = Period(verdict: state.verdict, start: time, end: time, reason: state.reason, reasons: [state.reason], ongoing: false)
-        } else if var open = run, !open.reasons.contains(state.reason) {
-            if open.reasons.count < 8 { open.reasons.append(state.reason) }
+            run = Period(verdict: state.verdict, start: time, end: time, reason: state.reason, reasons: [state.reason], ongoing: false,
+                         fault: state.fault)
+        } else if var open = run {
+            if !open.reasons.contains(state.reason), open.reasons.count < 8 { open.reasons.append(state.reason) }
+            if open.fault == nil { open.fault = state.fault }
             run = open
         }
         current = (state, time)
@@ -150,7 +163,14 @@ public struct PathTracker: Sendable {
         period.ongoing = ongoing
         switch period.verdict {
         case .online: return
-        case .offline: Self.count(period, in: &outages)
+        case .offline:
+            Self.count(period, in: &outages)
+            if let index = faults.firstIndex(where: { $0.fault == period.fault }) {
+                faults[index].count += 1
+                faults[index].ms += period.duration
+            } else {
+                faults.append(FaultTally(fault: period.fault, count: 1, ms: period.duration))
+            }
         case .portal: Self.count(period, in: &portals)
         }
         // Bounded: insertion into a short list sorted by duration, longest first.

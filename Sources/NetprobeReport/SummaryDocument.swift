@@ -51,6 +51,9 @@ public enum SummaryDocument {
         .object([
             "availability": .number(tracker.availability.map { ($0 * 1_000_000).rounded() / 1_000_000 }),
             "family": .string(tracker.key?.family?.rawValue),
+            "faults": .array(tracker.faults.map {
+                .object(["count": .int($0.count), "fault": .string($0.fault?.rawValue), "ms": .int(Int($0.ms))])
+            }),
             "final": tracker.final.map { state(verdict: $0.verdict, reason: $0.reason) } ?? .null,
             "first": time(tracker.first),
             "interface": .string(tracker.key?.interface),
@@ -83,6 +86,7 @@ public enum SummaryDocument {
         .object([
             "duration_ms": .int(Int(period.duration)),
             "end": time(period.end),
+            "fault": .string(period.fault?.rawValue),
             "ongoing": .bool(period.ongoing),
             "reasons": .strings(period.reasons),
             "start": time(period.start),

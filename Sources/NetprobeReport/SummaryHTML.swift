@@ -213,7 +213,10 @@ public enum SummaryHTML {
             for part in [tracker.online, tracker.portal, tracker.offline] {
                 html += "<td class=\"num\">\(SummaryText.percent(part, tracker.observed))</td>"
             }
-            html += "<td class=\"num\">\(tracker.outages.count)</td><td class=\"num\">\(SummaryText.duration(tracker.outages.totalMs))</td>"
+            // Outages by the hop that failed, when the records named any.
+            let byFault = tracker.faults.map { "\($0.fault?.rawValue ?? "none") \($0.count)x" }.joined(separator: ", ")
+            html += "<td class=\"num\">\(tracker.outages.count)" + (byFault.isEmpty ? "" : "<br><span class=\"when\">\(byFault)</span>")
+                + "</td><td class=\"num\">\(SummaryText.duration(tracker.outages.totalMs))</td>"
             if let longest = tracker.outages.longest {
                 html += "<td>\(SummaryText.duration(longest.duration)) from <span class=\"when\">\(short(longest.start))</span>"
                     + " (\(HTMLText.escape(longest.reasons.joined(separator: ", "), limit: 200)))\(longest.ongoing ? ", ongoing" : "")</td>"

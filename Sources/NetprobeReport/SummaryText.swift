@@ -81,6 +81,12 @@ public enum SummaryText {
                 + " (\(longest.reasons.map { TerminalText.escape($0, limit: 64) }.joined(separator: ", ")))"
                 + (longest.ongoing ? ", still offline at the end" : "") + "\n"
         }
+        if !tracker.faults.isEmpty {
+            out += "  outages by fault\n"
+            for entry in tracker.faults.sorted(by: { $0.ms != $1.ms ? $0.ms > $1.ms : $0.count > $1.count }) {
+                out += "    \((entry.fault?.rawValue ?? "none").padding(9)) \(String(entry.count).leftPadding(6))x \(duration(entry.ms).leftPadding(10))\n"
+            }
+        }
         if let longest = tracker.portals.longest {
             out += "  longest portal period \(duration(longest.duration)) from \(timestamp(longest.start))"
                 + (longest.ongoing ? ", still behind the portal at the end" : "") + "\n"

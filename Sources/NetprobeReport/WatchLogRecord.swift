@@ -50,7 +50,7 @@ public struct WatchLogRecord: Sendable, Equatable {
 
     /// The members `record` reads: the reader checks the rest of the line without building it.
     static let selection: JSONSelection = {
-        let state: [JSONKey: JSONSelection] = ["verdict": .whole, "reason": .whole, "portal": ["url": .whole]]
+        let state: [JSONKey: JSONSelection] = ["verdict": .whole, "reason": .whole, "portal": ["url": .whole], "fault": .whole]
         var path = state
         path["interface"] = .whole
         path["family"] = .whole
@@ -124,7 +124,10 @@ public struct WatchLogRecord: Sendable, Equatable {
         if let portal = members["portal"], case .object(let fields) = portal.content {
             url = try optionalString(fields["url"], at: JSONPath.member(JSONPath.member(path(), "portal"), "url"))
         }
-        return PathState(verdict: verdict, reason: reason, portalURL: verdict == .portal ? url : nil)
+        // A fault this reader does not know (a newer watch's) counts as none named.
+        var fault: Fault?
+        if verdict == .offline, case .string(let name)? = members["fault"]?.content { fault = Fault(rawValue: name) }
+        return PathState(verdict: verdict, reason: reason, portalURL: verdict == .portal ? url : nil, fault: fault)
     }
 
     /// `path` is only spelled out for the message: a record that reads well builds none.
@@ -162,10 +165,13 @@ public struct PathState: Sendable, Equatable {
     public var reason: String
     /// Only while the verdict is portal.
     public var portalURL: String?
+    /// Only while the verdict is offline: the hop that failed, when the record named one.
+    public var fault: Fault?
 
-    public init(verdict: Verdict, reason: String, portalURL: String? = nil) {
+    public init(verdict: Verdict, reason: String, portalURL: String? = nil, fault: Fault? = nil) {
         self.verdict = verdict
         self.reason = reason
         self.portalURL = portalURL
+        self.fault = fault
     }
 }

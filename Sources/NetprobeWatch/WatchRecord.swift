@@ -164,6 +164,8 @@ public struct WatchRecord: Sendable {
             "NETPROBE_VERDICT": report.verdict.rawValue,
             "NETPROBE_PREVIOUS": previous?.verdict.rawValue ?? "",
             "NETPROBE_REASON": report.reason.rawValue,
+            "NETPROBE_FAULT": report.fault?.fault.rawValue ?? "",
+            "NETPROBE_FAULT_DETAIL": report.fault?.detail ?? "",
             "NETPROBE_PREVIOUS_REASON": previous?.reason.rawValue ?? "",
             "NETPROBE_PORTAL_URL": report.portal?.url ?? "",
             "NETPROBE_INTERFACE": interface,

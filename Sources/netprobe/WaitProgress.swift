@@ -53,7 +53,9 @@ struct WaitProgress {
         case .noDefaultRoute: return "no default route" + on
         case .noLink: return "no link up with carrier" + on
         case .noAddress: return "no global address" + on
-        default: return "\(report.reason.rawValue) (\(report.reason.meaning))"
+        default:
+            if let fault = report.fault { return TerminalText.escape(fault.summary) + " (\(report.reason.rawValue))" }
+            return "\(report.reason.rawValue) (\(report.reason.meaning))"
         }
     }
 

@@ -33,6 +33,18 @@ import Testing
         #expect(!text.contains("\u{1B}"))
         #expect(text.hasPrefix("offline  timeout: "))
     }
+
+    /// An offline verdict that names its failed hop says so first, in plain words, escaped.
+    @Test func theFailedHopLeadsTheText() {
+        var report = ReportFixtures.report(portal: nil, verdict: .offline, reason: .timeout)
+        report.paths[report.overall].fault = FaultFinding(.gateway, detail: "router 198.51.100.1 on eth0: neighbour failed",
+                                                          summary: "the router 198.51.100.1\u{1B}[2J does not answer")
+        let lines = TextFormatter.format(report).split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("offline: the router 198.51.100.1") == true)
+        #expect(lines.first?.hasSuffix(" does not answer (timeout)") == true)
+        #expect(lines.dropFirst().first == "  fault gateway: router 198.51.100.1 on eth0: neighbour failed")
+        #expect(!lines.joined().contains("\u{1B}"))
+    }
 }
 
 @Suite struct JSONFormatterTests {
@@ -127,4 +139,40 @@ import Testing
     // Controls from the network (a newline included) are filtered before the writer's escaping.
     #expect(MetricWriter.escape("a\nb\u{1B}[2J\u{9B}c") == "a\u{FFFD}b\u{FFFD}[2J\u{FFFD}c")
     #expect(MetricWriter.escape("plain") == "plain")
+}
+
+/// `fault` and `fault_detail` at the top and in each path; `netprobe_fault` one series a value.
+@Test func theFaultIsInJSONAndPrometheus() throws {
+    var report = ReportFixtures.report(portal: nil, verdict: .offline, reason: .timeout)
+    let found = FaultFinding(.upstream, detail: "router 198.51.100.1 on eth0: neighbour reachable; beyond it: timeout",
+                             summary: "the router 198.51.100.1 answers, but nothing beyond it does")
+    report.paths[report.overall].fault = found
+    let json = try ReportFixtures.parse(JSONFormatter.format(report))
+    #expect(json["fault"] as? String == "upstream")
+    #expect(json["fault_detail"] as? String == found.detail)
+    let paths = try #require(json["paths"] as? [[String: Any]])
+    #expect(paths.first?["fault"] as? String == "upstream")
+    let metrics = PrometheusFormatter.format(report).split(separator: "\n").filter { $0.hasPrefix("netprobe_fault{") }
+    #expect(metrics.count == Fault.allCases.count)
+    #expect(metrics.filter { $0.hasSuffix(" 1") } == [#"netprobe_fault{fault="upstream"} 1"#])
+    // watch's textfile carries the same series.
+    #expect(PrometheusFormatter.format(report, watch: WatchCounters()).contains(#"netprobe_fault{fault="upstream"} 1"#))
+
+    let online = try ReportFixtures.parse(JSONFormatter.format(ReportFixtures.report()))
+    #expect(online["fault"] is NSNull && online["fault_detail"] is NSNull)
+    #expect(!PrometheusFormatter.format(ReportFixtures.report()).contains(#"netprobe_fault{fault="upstream"} 1"#))
+}
+
+/// A watch record of an offline state tells its hook the failed hop, filtered for the environment.
+@Test func theHookIsToldTheFault() throws {
+    var report = ReportFixtures.report(portal: nil, verdict: .offline, reason: .timeout)
+    report.paths[report.overall].fault = FaultFinding(.gateway, detail: "router 198.51.100.1 on eth0\n: neighbour failed",
+                                                      summary: "the router 198.51.100.1 does not answer")
+    let record = try #require(WatchRecord.after(nil, report, allPaths: false))
+    #expect(record.environment["NETPROBE_FAULT"] == "gateway")
+    #expect(record.environment["NETPROBE_FAULT_DETAIL"]?.hasPrefix("router 198.51.100.1 on eth0") == true)
+    #expect(record.environment["NETPROBE_FAULT_DETAIL"]?.contains("\n") == false)
+    #expect(record.json.contains(#""fault":"gateway""#))
+    let online = try #require(WatchRecord.after(nil, ReportFixtures.report(), allPaths: false))
+    #expect(online.environment["NETPROBE_FAULT"] == "" && online.environment["NETPROBE_FAULT_DETAIL"] == "")
 }

@@ -83,7 +83,8 @@ import Testing
                                probes: evidence, durationMs: ms, capport: report, canary: canary)
         let second = PathReport(interface: nil, family: nil, isDefault: false,
                                 conclusion: Conclusion(verdict: .offline, reason: .noDefaultRoute, partial: false, quorum: 1),
-                                families: [], probes: [], durationMs: ms * 2)
+                                families: [], probes: [], durationMs: ms * 2,
+                                fault: FaultFinding(.gateway, detail: text, summary: text))
         return Report(paths: [second, first], overall: 1, durationMs: ms, timestamp: Date(timeIntervalSince1970: -1.5), path: hostilePath)
     }
 

@@ -37,6 +37,8 @@ extension LabSuite {
             #expect(FileEvents.until(dir, timeout: 10) { FileManager.default.fileExists(atPath: "\(dir)/run-0.done") })
             #expect(contents("\(dir)/run-0.env") == """
                 NETPROBE_EVENT=start
+                NETPROBE_FAULT=
+                NETPROBE_FAULT_DETAIL=
                 NETPROBE_INTERFACE=v0
                 NETPROBE_PORTAL_BYTES_REMAINING=
                 NETPROBE_PORTAL_EXPIRES_AT=
@@ -60,6 +62,8 @@ extension LabSuite {
             #expect(changeEnvironment.contains("NETPROBE_TRIGGER=interval\n") || changeEnvironment.contains("NETPROBE_TRIGGER=link\n"))
             #expect(changeEnvironment.split(separator: "\n").filter { !$0.hasPrefix("NETPROBE_TRIGGER=") }.joined(separator: "\n") == """
                 NETPROBE_EVENT=change
+                NETPROBE_FAULT=
+                NETPROBE_FAULT_DETAIL=
                 NETPROBE_INTERFACE=v0
                 NETPROBE_PORTAL_BYTES_REMAINING=
                 NETPROBE_PORTAL_EXPIRES_AT=

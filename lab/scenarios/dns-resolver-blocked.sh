@@ -12,6 +12,7 @@ EXPECT_EXIT=1
 EXPECT_VERDICT=offline
 EXPECT_REASON=resolver-blocked
 CHECKS=(
+    'r["fault"] == "dns" and "no answer on this network" in r["fault_detail"]'
     'r["portal"] is None'
     'r["dns"]["used"] == "link" and r["dns"]["link_server"] == "198.51.100.1"'
     'sum(p["outcome"] == "success" and p["resolver"] == "link" for p in probes) >= 2'

@@ -8,6 +8,7 @@ EXPECT_EXIT=1
 EXPECT_VERDICT=offline
 EXPECT_REASON=dns-failed
 CHECKS=(
+    'r["fault"] == "dns" and "198.51.100.1" in r["fault_detail"] and "neighbour reachable" in r["fault_detail"]'
     'r["portal"] is None'
     'all(p["outcome"] in ("failure", "skipped") for p in probes)'
     'all(p["error_class"] == "dns" for p in probes if p["outcome"] == "failure")'

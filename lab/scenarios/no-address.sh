@@ -9,6 +9,7 @@ EXPECT_EXIT=1
 EXPECT_VERDICT=offline
 EXPECT_REASON=no-address
 CHECKS=(
+    'r["fault"] == "link" and r["fault_detail"] == "eth0: no global address"'
     'iface("eth0")["up"] and iface("eth0")["carrier"]'
     'not any(a["scope"] in ("global", "site") for a in iface("eth0")["addresses"])'
     '[d["family"] for d in r["default_routes"]] == ["ipv6"]'

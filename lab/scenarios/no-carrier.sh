@@ -10,6 +10,7 @@ EXPECT_EXIT=1
 EXPECT_VERDICT=offline
 EXPECT_REASON=no-link
 CHECKS=(
+    'r["fault"] == "link" and r["fault_detail"].startswith("eth0: no carrier")'
     'iface("eth0")["up"] and not iface("eth0")["carrier"]'
     'all(p["outcome"] == "skipped" for p in probes)'
     'counters["client_packets"] == 0'

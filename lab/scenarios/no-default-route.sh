@@ -9,6 +9,7 @@ EXPECT_EXIT=1
 EXPECT_VERDICT=offline
 EXPECT_REASON=no-default-route
 CHECKS=(
+    'r["fault"] == "route" and r["paths"][0]["fault"] == "route"'
     'r["default_routes"] == []'
     'any(a["address"] == "198.51.100.2" for a in iface("eth0")["addresses"])'
     'all(p["outcome"] == "skipped" for p in probes)'

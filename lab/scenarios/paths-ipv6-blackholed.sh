@@ -37,6 +37,9 @@ scenario_test() {
         'path("eth0", "ipv4")["portal"] is None'
         'all(p["remote_address"].startswith("203.0.113.") for p in path("eth0", "ipv4")["probes"] if p["outcome"] == "success")'
         'path("eth0", "ipv6")["verdict"] == "offline" and path("eth0", "ipv6")["reason"] == "timeout"'
+        # Each path names its own failed hop: the IPv6 router answers ND, nothing beyond it does.
+        'path("eth0", "ipv6")["fault"] == "upstream" and "2001:db8:1::1" in path("eth0", "ipv6")["fault_detail"]'
+        'path("eth0", "ipv4")["fault"] is None and r["fault"] is None'
         'path("eth0", "ipv6")["portal"] is None'
         'all(p["outcome"] in ("failure", "skipped") for p in path("eth0", "ipv6")["probes"])'
         'any(p["outcome"] == "failure" and p["error_class"] == "timeout" for p in path("eth0", "ipv6")["probes"])'

@@ -14,6 +14,7 @@ EXPECT_EXIT=1
 EXPECT_VERDICT=offline
 EXPECT_REASON=proxy-auth-required
 CHECKS=(
+    'r["fault"] == "proxy" and r["fault_detail"].endswith(": asks for credentials")'
     'all(p["outcome"] in ("failure", "skipped") for p in probes)'
     'any(p["error_class"] == "proxy-auth-required" for p in probes)'
     "all(p['proxy'] == '$FORWARD_PROXY_URL' for p in probes if p['outcome'] != 'skipped')"

@@ -14,6 +14,7 @@ EXPECT_EXIT=1
 EXPECT_VERDICT=offline
 EXPECT_REASON=proxy-failed
 CHECKS=(
+    "r['fault'] == 'proxy' and r['fault_detail'] == 'proxy $FORWARD_PROXY_URL: refuses connections'"
     # A refused connection needs no timeout: well inside the deadline.
     'elapsed < timeout / 2'
     'all(p["outcome"] in ("failure", "skipped") for p in probes)'

@@ -12,6 +12,7 @@ scenario_test() {
         [[ $kind == unreachable ]] || lab_do route_refuse "$kind" 4
         TIMEOUT=5 EXPECT_EXIT=1 EXPECT_VERDICT=offline EXPECT_REASON=no-default-route
         CHECKS=(
+            "r['fault'] == 'route' and r['fault_detail'] == \"the kernel's route to the Internet is $kind\""
             "r['kernel_routes'][0]['refusal'] == '$kind' and r['kernel_routes'][0]['interface'] is None"
             'all(p["outcome"] == "skipped" for p in probes)'
             'counters["client_packets"] == 0'

@@ -53,10 +53,13 @@ public struct PathReport: Sendable, Equatable {
     public var canary: DNSCanaryReport?
     /// Which resolvers the answer rests on: the configured ones, or the link's own.
     public var resolvers: ResolverReport
+    /// On an offline verdict, the hop where the way out broke (`FaultLocator`); nil otherwise
+    /// or when the evidence does not tell.
+    public var fault: FaultFinding?
 
     public init(interface: String?, family: AddressFamily?, isDefault: Bool, conclusion: Conclusion, families: [AddressFamily],
                 probes: [ProbeEvidence], durationMs: Double, capport: CapportReport? = nil, canary: DNSCanaryReport? = nil,
-                resolvers: ResolverReport = ResolverReport()) {
+                resolvers: ResolverReport = ResolverReport(), fault: FaultFinding? = nil) {
         self.interface = interface
         self.family = family
         self.isDefault = isDefault
@@ -67,6 +70,7 @@ public struct PathReport: Sendable, Equatable {
         self.capport = capport
         self.canary = canary
         self.resolvers = resolvers
+        self.fault = fault
     }
 }
 
@@ -110,6 +114,7 @@ public struct Report: Sendable, Equatable {
     public var capport: CapportReport? { answer.capport }
     public var dnsCanary: DNSCanaryReport? { answer.canary }
     public var resolvers: ResolverReport { answer.resolvers }
+    public var fault: FaultFinding? { answer.fault }
 
     /// The explicit proxies the overall answer's probes went through (redacted), in probe order.
     public var proxiesUsed: [String] {

@@ -28,6 +28,8 @@ OPERATORS = [("apple", "apple", 34.0), ("google", "google", 21.0), ("firefox", "
 PORTAL_URL = "http://login.hotel-wifi.example/portal?mac=02:00:5e:10:00:01&ssid=Guest"
 PATHS = [("eth0", "ipv4"), ("wlan0", "ipv4"), ("wlan0", "ipv6")]
 OUTAGE_REASONS = ["no-default-route", "no-link", "dns-failed", "timeout", "connect-failed"]
+# The failed hop a watch names beside each reason (netprobe(1), FAULTS); timeout's varies.
+FAULTS = {"no-default-route": "route", "no-link": "link", "dns-failed": "dns", "connect-failed": "upstream"}
 
 
 def stamp(t):
@@ -117,7 +119,7 @@ def record(rng, t, states, previous, event, trigger):
         _, verdict, reason, url = states[(interface, family)]
         paths.append({"interface": interface, "family": family, "default": interface == "eth0" or family == "ipv6",
                       "verdict": verdict, "reason": reason, "portal": portal_object(url), "partial": False if verdict == "online" else None,
-                      "probes": [], "duration_ms": 40.0})
+                      "probes": [], "duration_ms": 40.0, **fault_of(verdict, reason, interface)})
     best = max((p for p in paths if p["default"]), key=lambda p: RANK[p["verdict"]])
     url = best["portal"]["url"] if best["portal"] else None
     return {
@@ -133,7 +135,16 @@ def record(rng, t, states, previous, event, trigger):
         "probes": probes(rng, t, best["verdict"], url), "proxy": False,
         "quorum": {"required": 2, "success": 5 if best["verdict"] == "online" else 0, "portal": 5 if best["verdict"] == "portal" else 0},
         "reason": best["reason"], "schema_version": 1, "timestamp": stamp(t), "verdict": best["verdict"],
+        "fault": best["fault"], "fault_detail": best["fault_detail"],
     }
+
+
+def fault_of(verdict, reason, interface):
+    """`fault` and `fault_detail` as watch writes them: named on offline states only."""
+    if verdict != "offline":
+        return {"fault": None, "fault_detail": None}
+    fault = FAULTS.get(reason, "gateway" if interface == "wlan0" else None)
+    return {"fault": fault, "fault_detail": fault and f"{fault} on {interface}"}
 
 
 def heartbeat(rng, times, changes, shared, start, seconds, every):
