@@ -42,6 +42,15 @@ public func fuzzLease(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             usableOnly(answer.nameServers)
         }
     }
+    // dhcpcd's DHCPv6 lease: addresses are sixteen bytes, resolvers too.
+    if let options = DHCPv6Message.options(bytes) {
+        if let uri = DHCPv6Message.captivePortal(options) {
+            precondition(uri.utf8.allSatisfy { $0 >= 0x21 && $0 != 0x7F }, "a control byte or space in a URI")
+        }
+        for text in (DHCPv6Message.nameServers(options) ?? []) + DHCPv6Message.leasedAddresses(options).map(\.address) {
+            precondition(IPAddressText.address(text, octets: .strict)?.count == 16, "not an IPv6 address")
+        }
+    }
     let text = String(decoding: bytes, as: UTF8.self)
     let now = Date(timeIntervalSince1970: 1_795_543_200)
     _ = DHCPMessage.yourAddress(bytes)

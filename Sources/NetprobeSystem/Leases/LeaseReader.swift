@@ -13,7 +13,9 @@ import NetprobeVerdict
 /// 1. systemd-networkd: `CAPTIVE_PORTAL=` and `DNS=` in `/run/systemd/netif/links/IFINDEX`
 ///    (the directory can be moved with `NETPROBE_NETIF_STATE_DIR`, for tests and labs): live
 ///    state, removed by networkd when the link goes, so it is taken as it is;
-/// 2. dhcpcd: options 114 and 6 of its binary lease `/var/lib/dhcpcd/IFNAME.lease`;
+/// 2. dhcpcd: options 114 and 6 of its binary leases `/var/lib/dhcpcd/IFNAME.lease` (and
+///    every other name it gives them: `LeaseReader+Dhcpcd.swift`), DHCPv6 options 103 and 23
+///    of its `.lease6`;
 /// 3. ISC dhclient: the last current `lease { }` block for the interface in each
 ///    `/var/lib/dhcp/dhclient*.lease*` (and NetworkManager's `dhclient-*-IFNAME.lease`);
 /// 4. NetworkManager's internal DHCP client: `CAPTIVE_PORTAL=` and `DNS=` in
@@ -157,11 +159,7 @@ public struct LeaseReader: Sendable {
                               captivePortal: KeyValueState.value("CAPTIVE_PORTAL", in: text),
                               nameServers: KeyValueState.value("DNS", in: text).map(Self.networkdServers)))
         }
-        for directory in dhcpcdDirectories {
-            for file in ["\(directory)/\(name).lease", "\(directory)/dhcpcd-\(name).lease"] {
-                if let lease = dhcpcdLease(file, interface: name, now: now, problems: &problems) { recorded.append(lease) }
-            }
-        }
+        recorded += dhcpcdLeases(interface: name, addresses: addresses, now: now, problems: &problems)
         var dhclientFiles: [String] = []
         for directory in dhclientDirectories {
             dhclientFiles += Self.list(directory).filter { $0.hasPrefix("dhclient") && $0.contains(".lease") }
