@@ -90,11 +90,9 @@ dhcp_client() {
     conf=$RUN/$how.conf
     case $how in
         dhclient)
-            {
-                echo 'option captive-portal code 114 = text;'
-                printf 'request subnet-mask, broadcast-address, routers, domain-name-servers%s;\n' \
-                    "$( ((request114)) && echo ', captive-portal')"
-            } >"$conf"
+            # default-url is ISC dhclient's own name for option 114.
+            printf 'request subnet-mask, broadcast-address, routers, domain-name-servers%s;\n' \
+                "$( ((request114)) && echo ', default-url')" >"$conf"
             dhcp_client_start dhclient dhclient -d -4 -v -cf "$conf" -lf "$RUN/leases/dhcp/dhclient.$CLIENT_IF.leases" \
                 -pf /run/dhclient.pid -sf "$LAB_DIR/servers/dhclient-script" "$CLIENT_IF"
             ;;
