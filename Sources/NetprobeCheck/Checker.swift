@@ -39,8 +39,8 @@ public final class Checker {
         self.source = source
         self.makeRunner = makeRunner
         if source is KernelPaths {
-            informAsk = { interface, address, hardware, deadline in
-                DHCPInformFallback.ask(interface, address, hardware, deadline)
+            informAsk = { interface, address, hardware, server, deadline in
+                DHCPInformFallback.ask(interface, address, hardware, server, deadline)
             }
         }
     }
@@ -73,8 +73,11 @@ public final class Checker {
         for index in results.indices {
             results[index] = try LinkResolverFallback.retry(results[index], config: options.config, started: start,
                                                             deadline: deadline, lookUp: linkLookUp, runner: transferRunner)
+            // At most one DHCPINFORM a check, on the first path (the kernel's own first) that needs it.
+            let informed = results[..<index].contains { $0.inform != nil }
             results[index] = try DHCPInformFallback.retry(results[index], options: options, snapshot: snapshot, started: start,
-                                                          deadline: deadline, ask: informAsk, runner: transferRunner)
+                                                          deadline: deadline, ask: informed ? nil : informAsk,
+                                                          runner: transferRunner)
         }
         results = RouteTruth.apply(results, allPaths: options.allPaths, snapshot: snapshot, source: source)
         let paths = results.map { PathReport($0, config: options.config, started: start) }

@@ -6,18 +6,20 @@ import NetprobeNetwork
 
 /// When a path's probes show a portal and the machine knows no Captive Portal API URI, the
 /// network is asked once (`DHCPInformReport.shouldAsk`): one DHCPINFORM on the path's
-/// interface, within `DHCPInformReport.bound` and the check's deadline. An API URI in the
+/// interface, to the server its lease names or else broadcast, within `DHCPInformReport.bound` and the check's deadline. An API URI in the
 /// answer is then asked like an announced one (at most `CaptivePortalAPI.grace` more), and the
 /// path concluded again with its answer (`VerdictEngine.conclude`); the answer's resolvers
 /// become the link's when none was known. What was asked and why it failed goes in the report.
 enum DHCPInformFallback {
-    /// Sends the DHCPINFORM: interface, ciaddr, chaddr, deadline. Tests answer for it.
-    typealias Ask = (_ interface: String, _ clientAddress: [UInt8], _ hardwareAddress: [UInt8]?,
+    /// Sends the DHCPINFORM: interface, ciaddr, chaddr, the server when known, deadline.
+    /// Tests answer for it.
+    typealias Ask = (_ interface: String, _ clientAddress: [UInt8], _ hardwareAddress: [UInt8]?, _ server: [UInt8]?,
                      _ deadline: ContinuousClock.Instant) -> DHCPInformExchange.Outcome
 
-    static func ask(_ interface: String, _ address: [UInt8], _ hardware: [UInt8]?,
+    static func ask(_ interface: String, _ address: [UInt8], _ hardware: [UInt8]?, _ server: [UInt8]?,
                     _ deadline: ContinuousClock.Instant) -> DHCPInformExchange.Outcome {
-        DHCPInformExchange.ask(interface: interface, clientAddress: address, hardwareAddress: hardware, deadline: deadline)
+        DHCPInformExchange.ask(interface: interface, clientAddress: address, hardwareAddress: hardware, server: server,
+                               deadline: deadline)
     }
 
     static func retry(_ result: Round.PathResult, options: CheckOptions, snapshot: PathSnapshot,
@@ -34,7 +36,11 @@ enum DHCPInformFallback {
                                           error: "no IPv4 address on \(interface)")
             return out
         }
-        let outcome = ask(interface, ciaddr, link.hardwareAddress.flatMap(hardwareBytes),
+        // RFC 2131 section 4.4.3: to the server when the client knows it (the lease of this
+        // network recorded it), else broadcast.
+        let server = options.leases.read(path: snapshot, through: [interface]).leases.lazy.compactMap(\.server)
+            .compactMap { IPAddressText.address($0, octets: .strict) }.first { $0.count == 4 }
+        let outcome = ask(interface, ciaddr, link.hardwareAddress.flatMap(hardwareBytes), server,
                           min(deadline, ContinuousClock.now + DHCPInformReport.bound))
         var report = DHCPInformReport(interface: interface, clientAddress: address.address, state: outcome.state,
                                       error: outcome.error, server: outcome.answer?.server,

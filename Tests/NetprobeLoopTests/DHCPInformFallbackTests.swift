@@ -21,10 +21,12 @@ import Testing
     final class Network: @unchecked Sendable {
         let outcome: DHCPInformExchange.Outcome
         var asked: [(interface: String, address: [UInt8], bound: Duration)] = []
+        var servers: [[UInt8]?] = []
         init(_ outcome: DHCPInformExchange.Outcome) { self.outcome = outcome }
-        func ask(_ interface: String, _ address: [UInt8], _ hardware: [UInt8]?,
+        func ask(_ interface: String, _ address: [UInt8], _ hardware: [UInt8]?, _ server: [UInt8]?,
                  _ deadline: ContinuousClock.Instant) -> DHCPInformExchange.Outcome {
             asked.append((interface, address, ContinuousClock.now.duration(to: deadline)))
+            servers.append(server)
             return outcome
         }
     }
@@ -62,6 +64,39 @@ import Testing
         #expect(report.inform?.nameServers == ["198.51.100.1"])
         #expect(report.resolvers.link == ["198.51.100.1"] && report.resolvers.linkSource == "dhcpinform")
         #expect(runner.requests.filter { $0.name.hasSuffix("#capport") }.count == 1)
+    }
+
+    /// Two uplinks, each behind a portal with no API known (--all-paths): one DHCPINFORM for
+    /// the whole check, on the kernel's own way out.
+    @Test func atMostOneAskPerCheck() throws {
+        let network = Network(DHCPInformExchange.Outcome(state: .noAnswer, error: "no DHCPACK within 500 ms"))
+        let runner = ScriptedRunner { name, _ in name == "#capport" ? Self.captiveAPI : Self.redirect }
+        let checker = Kit.checker(Kit.twoUplinks, runner)
+        checker.informAsk = network.ask
+        let report = try checker.run(Kit.options(allPaths: true, families: [.ipv4]))
+        #expect(report.paths.filter { $0.conclusion.verdict == .portal }.count == 2)
+        #expect(network.asked.map(\.interface) == ["eth0"])
+        #expect(report.paths.compactMap(\.inform).map(\.interface) == ["eth0"])
+    }
+
+    /// The lease of this network names its server: the DHCPINFORM goes to it (RFC 2131
+    /// section 4.4.3), not to the whole link. Without a lease: broadcast (no server given).
+    @Test func theServerTheLeaseNamesIsAskedDirectly() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("netprobe-inform-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "lease {\n  interface \"eth0\";\n  fixed-address 198.51.100.2;\n  option dhcp-server-identifier 198.51.100.67;\n  expire never;\n}\n"
+            .write(toFile: "\(directory)/dhclient.eth0.leases", atomically: true, encoding: .utf8)
+        var options = Kit.options(families: [.ipv4])
+        options.leases = LeaseReader(networkdLinks: "/nonexistent", dhcpcdDirectories: [], dhclientDirectories: [directory],
+                                     networkManagerDirectory: "/nonexistent")
+        let network = Network(Self.answered)
+        let checker = Kit.checker(Self.v4, ScriptedRunner { name, _ in name == "#capport" ? Self.captiveAPI : Self.redirect })
+        checker.informAsk = network.ask
+        _ = try checker.run(options)
+        #expect(network.servers == [[198, 51, 100, 67]])
+        _ = try Self.check(network)
+        #expect(network.servers.last == .some(nil))
     }
 
     @Test func anOnlineNetworkIsNeverAsked() throws {

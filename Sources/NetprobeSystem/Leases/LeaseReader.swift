@@ -72,15 +72,18 @@ public struct LeaseReader: Sendable {
         public var address: String?
         /// When the file was last written.
         public var written: Date?
+        /// The DHCP server that gave the lease (option 54), where the client recorded it.
+        public var server: String?
 
         public init(source: String, interface: String, captivePortal: String? = nil, nameServers: [String]? = nil,
-                    address: String? = nil, written: Date? = nil) {
+                    address: String? = nil, written: Date? = nil, server: String? = nil) {
             self.source = source
             self.interface = interface
             self.captivePortal = captivePortal
             self.nameServers = nameServers
             self.address = address
             self.written = written
+            self.server = server
         }
     }
 
@@ -175,7 +178,8 @@ public struct LeaseReader: Sendable {
                 continue
             }
             recorded.append(Lease(source: "dhclient", interface: name, captivePortal: block.captivePortal,
-                                  nameServers: block.nameServers, address: block.address, written: Self.modified(file)))
+                                  nameServers: block.nameServers, address: block.address, written: Self.modified(file),
+                                  server: block.server))
         }
         for file in networkManager where file.hasPrefix("internal-") && file.hasSuffix("-\(name).lease") {
             let path = "\(networkManagerDirectory)/\(file)"
@@ -214,7 +218,8 @@ public struct LeaseReader: Sendable {
             return nil
         }
         return Lease(source: "dhcpcd", interface: interface, captivePortal: DHCPMessage.captivePortal(options),
-                     nameServers: DHCPMessage.nameServers(options), address: DHCPMessage.yourAddress(message), written: written)
+                     nameServers: DHCPMessage.nameServers(options), address: DHCPMessage.yourAddress(message), written: written,
+                     server: DHCPMessage.serverIdentifier(options))
     }
 
     /// Lease files are read whole: dhclient's grow as it appends, and one cut at a limit would

@@ -72,8 +72,12 @@ extension DHCPMessage {
         guard let type = options[messageTypeOption], type.count == 1 else { return .failure(.notAnAck) }
         if type[0] == nakType { return .failure(.refused) }
         guard type[0] == ackType else { return .failure(.notAnAck) }
-        let server = options[serverIdentifierOption].flatMap { $0.count == 4 ? IPAddressFormat.text($0[...]) : nil }
         return .success(InformAnswer(captivePortal: captivePortal(options), nameServers: nameServers(options) ?? [],
-                                     server: server))
+                                     server: serverIdentifier(options)))
+    }
+
+    /// Option 54, the server that answered (four bytes); nil when absent or malformed.
+    public static func serverIdentifier(_ options: [UInt8: [UInt8]]) -> String? {
+        options[serverIdentifierOption].flatMap { $0.count == 4 ? IPAddressFormat.text($0[...]) : nil }
     }
 }
