@@ -57,7 +57,8 @@ import Testing
                          remoteAddress: text, proxy: "http://" + text, proxyAddress: text, proxyConnectStatus: 407, proxyAuthRealm: text)
     }
 
-    /// A report with every optional part present: two paths, WISPr, capport, canary, proxy, partial.
+    /// A report with every optional part present: two paths, WISPr, capport, canary, proxy, partial,
+    /// the DHCPINFORM.
     static func rich(ms: Double, text: String = hostile, capport: CapportReport.State = .answered) -> Report {
         let spec = ProbeSpec(name: text, url: "https://" + text, operatorName: text, expect: Expectation(statuses: [204]))
         let cancelled = ProbeObservation(name: "c", url: "http://c.test/", transportError: TransportError(kind: .cancelled, code: 42, message: text),
@@ -80,7 +81,10 @@ import Testing
                                    answer: capport == .answered ? answer : nil, durationMs: ms)
         let canary = DNSCanaryReport(name: text, resolved: true, address: text)
         let first = PathReport(interface: text, family: .ipv6, isDefault: true, conclusion: conclusion, families: [.ipv6, .ipv4],
-                               probes: evidence, durationMs: ms, capport: report, canary: canary)
+                               probes: evidence, durationMs: ms, capport: report, canary: canary,
+                               inform: DHCPInformReport(interface: text, clientAddress: "198.51.100.2", state: .answered, error: text,
+                                                        server: "198.51.100.1", captivePortal: text, nameServers: ["198.51.100.1"],
+                                                        durationMs: ms))
         let second = PathReport(interface: nil, family: nil, isDefault: false,
                                 conclusion: Conclusion(verdict: .offline, reason: .noDefaultRoute, partial: false, quorum: 1),
                                 families: [], probes: [], durationMs: ms * 2)
