@@ -73,6 +73,28 @@ import Testing
         "3501053604c6336401330400000e103a04000007083b0400000c4e0104ffffff001c04c63364ff0604c63364010304c6" +
         "336401ff0000000000000000")
 
+    /// dhcpcd's /var/lib/dhcpcd/eth0.lease6: the DHCPv6 REPLY from dnsmasq (--enable-ra, a
+    /// stateful range, options 23 and 103), as received.
+    static let dhcpcd6 = bytes(
+        "07a931170001000e00010001329d075752c5d374209e0002000e00010001329d07572eac6365df4600030028d374209e" +
+        "0000070800000c4e0005001820010db800010000000000000000016d00000e1000000e10000d00090000737563636573" +
+        "730067002368747470733a2f2f636170706f72742e706f7274616c2e746573742f636170746976650017001020010db8" +
+        "000100000000000000000001")
+
+    @Test func dhcpcdsDHCPv6Lease() throws {
+        let options = try #require(DHCPv6Message.options(Self.dhcpcd6))
+        #expect(Self.dhcpcd6[0] == 7, "a REPLY")
+        #expect(DHCPv6Message.leasedAddresses(options) == [.init(address: "2001:db8:1::16d", validLifetime: 3600)])
+        #expect(DHCPv6Message.nameServers(options) == ["2001:db8:1::1"])
+        #expect(DHCPv6Message.captivePortal(options) == "https://capport.portal.test/captive")
+        let tree = try LeaseReaderTests.Tree()
+        try tree.write("dhcpcd/eth0.lease6", Self.dhcpcd6, modified: Self.now.addingTimeInterval(-60))
+        var eth0 = Self.eth0("198.51.100.134")
+        eth0.interfaces[0].addresses.append(InterfaceAddress(family: .ipv6, address: "2001:db8:1::16d", prefixLength: 128, scope: .global))
+        #expect(Self.reader(tree).captivePortal(path: eth0, through: ["eth0"])
+            == .init(uri: "https://capport.portal.test/captive", source: "dhcpcd", interface: "eth0"))
+    }
+
     @Test func dhclientsLease() throws {
         let tree = try LeaseReaderTests.Tree()
         try tree.write("dhcp/dhclient.eth0.leases", Self.dhclient, modified: Self.now.addingTimeInterval(-60))

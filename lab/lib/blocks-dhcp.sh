@@ -15,7 +15,7 @@
 DHCP_POOL_START=198.51.100.100
 DHCP_POOL_END=198.51.100.199
 
-# dhcp_server [--dns ADDR] [--capport URI] [--no-option-114]: a real dnsmasq serving DHCPv4
+# dhcp_server [--dns ADDR] [--capport URI] [--no-option-114] [--v6]: a real dnsmasq serving DHCPv4
 # on the gateway's lan0 (no DNS: port=0, beside the lab's DNS dnsmasq), leasing
 # $DHCP_POOL_START-$DHCP_POOL_END for an hour with router $GW_V4, option 6 ADDR (default
 # $GW_V4) and, with --capport, option 114 URI, to clients that ask for them (as dnsmasq does).
@@ -24,14 +24,17 @@ DHCP_POOL_END=198.51.100.199
 # lease (DHCPINFORM; also a DHCPOFFER, which no client records), never in the DHCPACK of a
 # lease: the network announces it, and the client's lease has lost it. Its log (every message,
 # --log-dhcp) is $RUN/dhcp-server.log; `lab counters` has dhcp_inform, the DHCPINFORMs seen.
+# --v6: DHCPv6 too, stateful (router advertisements with the M flag, --enable-ra), leasing
+# 2001:db8:1::100-1ff with option 23 ($GW_V6) and, with --capport, option 103 URI.
 dhcp_server() {
-    local dns=$GW_V4 capport='' no114=0 args=()
+    local dns=$GW_V4 capport='' no114=0 v6=0 args=()
     while (($#)); do
         case $1 in
             --dns) dns=${2:?dhcp_server: --dns ADDR}; shift 2 ;;
             --capport) capport=${2:?dhcp_server: --capport URI}; shift 2 ;;
             --no-option-114) no114=1; shift ;;
-            *) die "dhcp_server [--dns ADDR] [--capport URI] [--no-option-114]" ;;
+            --v6) v6=1; shift ;;
+            *) die "dhcp_server [--dns ADDR] [--capport URI] [--no-option-114] [--v6]" ;;
         esac
     done
     [[ $capport != *[\",$'\n']* ]] || die "dhcp_server: --capport URI without quotes, commas or newlines"
@@ -45,6 +48,11 @@ dhcp_server() {
         else
             args+=(--dhcp-option=114,"$capport")
         fi
+    fi
+    if ((v6)); then
+        args+=(--enable-ra --dhcp-range=2001:db8:1::100,2001:db8:1::1ff,64,1h --dhcp-option=option6:dns-server,"[$GW_V6]")
+        # Option 103 whether asked or not: dhcpcd 9.4 does not know it by name.
+        [[ -n $capport ]] && args+=(--dhcp-option-force=option6:103,"$capport")
     fi
     bg_start dhcp-server dnsmasq --keep-in-foreground --conf-file=/dev/null --port=0 --no-resolv --no-hosts \
         --interface="$GW_IF" --bind-interfaces --dhcp-authoritative \
@@ -73,18 +81,21 @@ dhcp_server_wait() {
     die "dhcp-server did not listen on udp 67 within 5 s (log: $RUN/dhcp-server.log)"
 }
 
-# dhcp_client dhclient|dhcpcd [--no-request-114]: the real ISC dhclient or dhcpcd
+# dhcp_client dhclient|dhcpcd [--no-request-114] [--v6]: the real ISC dhclient or dhcpcd
 # configures eth0 (no static address) from dhcp_server, asking for options 1, 3, 6 and 114
 # (--no-request-114: not 114, as a client that does not know it); returns once eth0 has its
 # leased address and the lease file is written (bounded). Leases: dhclient's
 # $RUN/leases/dhcp/dhclient.eth0.leases (its -lf), dhcpcd's $RUN/leases/dhcpcd/ (mounted
 # over its /var/lib/dhcpcd); `lab exec` shows both under /var/lib. Logs: $RUN/NAME.log.
+# --v6 (dhcpcd only, with dhcp_server --v6): DHCPv6 too, on eth0 with IPv6 on; returns once
+# its eth0.lease6 is written as well.
 dhcp_client() {
-    local how=${1:-} request114=1 conf
+    local how=${1:-} request114=1 v6=0 conf
     shift || true
-    [[ $how =~ ^(dhclient|dhcpcd)$ ]] || die "dhcp_client dhclient|dhcpcd [--no-request-114]"
+    [[ $how =~ ^(dhclient|dhcpcd)$ ]] || die "dhcp_client dhclient|dhcpcd [--no-request-114] [--v6]"
     if [[ ${1:-} == --no-request-114 ]]; then request114=0; shift; fi
-    (($# == 0)) || die "dhcp_client dhclient|dhcpcd [--no-request-114]"
+    if [[ ${1:-} == --v6 && $how == dhcpcd ]]; then v6=1; shift; fi
+    (($# == 0)) || die "dhcp_client dhclient|dhcpcd [--no-request-114] [--v6]"
     command -v "$how" >/dev/null 2>&1 || die "dhcp_client: $how is not installed (scripts/install-deps test)"
     mkdir -p "$RUN/leases/dhcp" "$RUN/leases/dhcpcd"
     conf=$RUN/$how.conf
@@ -105,10 +116,16 @@ dhcp_client() {
                 ((request114)) && printf 'define 114 string captive_portal_uri\noption captive_portal_uri\n'
                 echo 'nooption host_name, domain_name, domain_search, ntp_servers'
             } >"$conf"
-            dhcp_client_start dhcpcd dhcpcd -B -4 -d -f "$conf" "$CLIENT_IF"
+            local family=(-4)
+            if ((v6)); then
+                family=()
+                in_client sysctl -qw "net.ipv6.conf.$CLIENT_IF.disable_ipv6=0"
+                printf 'ipv6rs\noption dhcp6_name_servers\n' >>"$conf"
+            fi
+            dhcp_client_start dhcpcd dhcpcd -B "${family[@]}" -d -f "$conf" "$CLIENT_IF"
             ;;
     esac
-    dhcp_client_wait "$how"
+    dhcp_client_wait "$how" "$( ((v6)) && echo "$RUN/leases/dhcpcd/$CLIENT_IF.lease6")"
 }
 
 # dhcp_client_start NAME CMD...: CMD in the client namespace with private /var/lib and /run
@@ -125,17 +142,18 @@ dhcp_client_start() {
         exec "$@"' lab-dhcp "$RUN/leases" "$@"
 }
 
-# dhcp_client_wait NAME: until eth0 holds an address from the pool and NAME's lease file
-# exists (bounded: 15 s, dhcpcd's first DISCOVER may wait a second).
+# dhcp_client_wait NAME [FILE]: until eth0 holds an address from the pool and NAME's lease
+# file exists, and FILE too when given (bounded: 15 s, dhcpcd's first DISCOVER may wait a second).
 dhcp_client_wait() {
-    local name=$1 pid i
+    local name=$1 also=${2:-} pid i
     pid=$(<"$RUN/pids/$name.pid")
     for ((i = 0; i < 300; i++)); do
         if ! pid_alive "$pid"; then
             sed 's/^/    /' "$RUN/$name.log" >&2 || true
             die "$name exited (log above)"
         fi
-        if [[ -n $(dhcp_client_address) ]] && compgen -G "$RUN/leases/dhcp*/*.lease*" >/dev/null; then
+        if [[ -n $(dhcp_client_address) ]] && compgen -G "$RUN/leases/dhcp*/*.lease*" >/dev/null &&
+            [[ -z $also || -s $also ]]; then
             # The default route comes with the address (dhclient-script) or just after it.
             ip -n "$CLIENT_NS" -4 route show default | grep -q . && return 0
         fi

@@ -2,10 +2,11 @@
 # Scenarios with a real DHCP client, one template a subject: each lab/scenarios/dhcp-*.sh
 # sources this file and names its template and client (dhcp_scenario KIND CLIENT).
 
-# dhcp_scenario capport|dropped|own-resolver dhclient|dhcpcd|static
+# dhcp_scenario capport|dropped|lease6|own-resolver dhclient|dhcpcd|static
 #   capport: the client's lease holds option 114 (an API saying captive); a login-page portal.
 #   dropped: the lease does not (dhcpcd: the server leaves it out of leases; dhclient: not
 #     asked for; static: no lease at all); one DHCPINFORM finds it.
+#   lease6: dhcpcd's DHCPv4 lease lacks it, its DHCPv6 lease (.lease6, option 103) holds it.
 #   own-resolver: the user's own resolver dropped behind a 302 portal, the lease's option 6
 #     the way through.
 dhcp_scenario() {
@@ -30,11 +31,16 @@ dhcp_scenario() {
                 dhclient) DESCRIPTION="real dhclient configured without option 114 (as a client that does not know it); one DHCPINFORM, beside dhclient's own socket on port 68, finds the API"
                     DHCP_CLIENT_ARGS=(--no-request-114) ;;
             esac ;;
+        lease6)
+            # The API only in the DHCPv6 lease: the DHCPv4 one lost option 114.
+            DESCRIPTION="real dhcpcd leases eth0 over DHCPv4 (option 114 left out) and DHCPv6 (option 103: the API); the API read from its .lease6"
+            EXPECT_REASON=capport-captive
+            DHCP_SERVER_ARGS=(--capport "$api" --no-option-114 --v6) DHCP_CLIENT_ARGS=(--v6) ;;
         own-resolver)
             DESCRIPTION="real $DHCP_CLIENT leases eth0 (option 6: the gateway); the user's own resolver is dropped behind a 302 portal: portal through the resolver the lease names"
             EXPECT_REASON=http-redirect
             DHCP_SERVER_ARGS=() DHCP_CLIENT_ARGS=() ;;
-        *) die "dhcp_scenario capport|dropped|own-resolver dhclient|dhcpcd|static" ;;
+        *) die "dhcp_scenario capport|dropped|lease6|own-resolver dhclient|dhcpcd|static" ;;
     esac
     case $DHCP_KIND in
         own-resolver) CHECKS=(
