@@ -48,7 +48,8 @@ enum DHCPInformFallback {
                                       nameServers: ResolverAddress.filter(outcome.answer?.nameServers ?? []),
                                       durationMs: outcome.durationMs)
         if report.state == .answered && report.captivePortal == nil {
-            report.error = "the answer has no option 114"
+            report.error = outcome.answer?.captivePortalUnusable == true
+                ? "option 114 of the answer is no URI (control bytes, spaces or not UTF-8)" : "the answer has no option 114"
         }
         // The link's resolvers as the other sources report them: none known, and not the ones
         // the machine already asks.

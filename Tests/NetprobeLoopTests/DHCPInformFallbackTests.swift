@@ -99,6 +99,14 @@ import Testing
         #expect(network.servers.last == .some(nil))
     }
 
+    @Test func anUnusableOption114IsSaidSoAndNeverAsked() throws {
+        let network = Network(DHCPInformExchange.Outcome(state: .answered,
+                                                         answer: DHCPMessage.InformAnswer(captivePortalUnusable: true)))
+        let (report, runner) = try Self.check(network)
+        #expect(report.capport == nil && runner.rounds == 1 && report.inform?.captivePortal == nil)
+        #expect(report.inform?.error?.hasPrefix("option 114 of the answer is no URI") == true)
+    }
+
     @Test func anOnlineNetworkIsNeverAsked() throws {
         let network = Network(Self.answered)
         let (report, _) = try Self.check(network, probe: Kit.ok(10))

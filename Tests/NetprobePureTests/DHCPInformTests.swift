@@ -60,6 +60,8 @@ import Testing
         #expect(answer.server == "198.51.100.1")
         let bare = try DHCPMessage.informAnswer(Self.reply(options: [53, 1, 5, 114, 3, 0x41, 0x0A, 0x42]), transaction: 0xDEAD_BEEF).get()
         #expect(bare.captivePortal == nil && bare.nameServers.isEmpty && bare.server == nil)
+        #expect(bare.captivePortalUnusable, "option 114 with a newline is there, and no URI")
+        #expect(!answer.captivePortalUnusable)
     }
 
     static func conclusion(_ verdict: Verdict) -> Conclusion {

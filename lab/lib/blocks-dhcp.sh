@@ -81,6 +81,20 @@ dhcp_server_wait() {
     die "dhcp-server did not listen on udp 67 within 5 s (log: $RUN/dhcp-server.log)"
 }
 
+# dhcp_hostile [--capport URI]: a hostile DHCP server on lan0 instead (servers/dhcp_hostile.py):
+# each DHCPINFORM gets, before the real DHCPACK (option 114 URI, default the lab's API saying
+# captive; option 6 the gateway), an ACK for another transaction, an echoed request, an OFFER
+# and a message cut short, each naming another API, and after it an ACK whose URI holds an
+# escape sequence.
+dhcp_hostile() {
+    local uri=https://capport.portal.test/captive
+    if [[ ${1:-} == --capport ]]; then uri=${2:?dhcp_hostile --capport URI}; shift 2; fi
+    (($# == 0)) || die "dhcp_hostile [--capport URI]"
+    bg_start dhcp-server python3 "$LAB_DIR/servers/dhcp_hostile.py" --interface "$GW_IF" --server "$GW_V4" \
+        --uri "$uri" --resolver "$GW_V4"
+    dhcp_server_wait
+}
+
 # dhcp_client dhclient|dhcpcd [--no-request-114] [--v6]: the real ISC dhclient or dhcpcd
 # configures eth0 (no static address) from dhcp_server, asking for options 1, 3, 6 and 114
 # (--no-request-114: not 114, as a client that does not know it); returns once eth0 has its

@@ -46,11 +46,15 @@ extension DHCPMessage {
         public var nameServers: [String]
         /// Option 54, the server that answered.
         public var server: String?
+        /// Option 114 was there but is no URI (control bytes, spaces, not UTF-8).
+        public var captivePortalUnusable = false
 
-        public init(captivePortal: String? = nil, nameServers: [String] = [], server: String? = nil) {
+        public init(captivePortal: String? = nil, nameServers: [String] = [], server: String? = nil,
+                    captivePortalUnusable: Bool = false) {
             self.captivePortal = captivePortal
             self.nameServers = nameServers
             self.server = server
+            self.captivePortalUnusable = captivePortalUnusable
         }
     }
 
@@ -72,8 +76,10 @@ extension DHCPMessage {
         guard let type = options[messageTypeOption], type.count == 1 else { return .failure(.notAnAck) }
         if type[0] == nakType { return .failure(.refused) }
         guard type[0] == ackType else { return .failure(.notAnAck) }
-        return .success(InformAnswer(captivePortal: captivePortal(options), nameServers: nameServers(options) ?? [],
-                                     server: serverIdentifier(options)))
+        let uri = captivePortal(options)
+        return .success(InformAnswer(captivePortal: uri, nameServers: nameServers(options) ?? [],
+                                     server: serverIdentifier(options),
+                                     captivePortalUnusable: uri == nil && options[captivePortalOption] != nil))
     }
 
     /// Option 54, the server that answered (four bytes); nil when absent or malformed.
