@@ -29,6 +29,10 @@ enum DHCPInformFallback {
               DHCPInformReport.shouldAsk(result.conclusion, capport: result.findings.capport,
                                          families: result.plan.families, allowed: options.askNetwork) else { return result }
         var out = result
+        // A tunnel has no DHCP server at its far end to ask (WireGuard, tun, GRE: no broadcast domain).
+        if let link = snapshot.interfaces.first(where: { $0.name == interface }), link.type == .tunnel || link.type == .loopback {
+            return result
+        }
         guard let link = snapshot.interfaces.first(where: { $0.name == interface }),
               let address = link.addresses.first(where: { $0.family == .ipv4 && $0.scope == .global }),
               let ciaddr = IPAddressText.address(address.address, octets: .strict), ciaddr.count == 4 else {

@@ -107,6 +107,17 @@ import Testing
         #expect(report.inform?.error?.hasPrefix("option 114 of the answer is no URI") == true)
     }
 
+    /// The portal's path leaves through a tunnel: no DHCP server sits at its far end.
+    @Test func aTunnelIsNeverAsked() throws {
+        var tunnel = Self.v4
+        tunnel.interfaces[0].type = .tunnel
+        let network = Network(Self.answered)
+        let checker = Kit.checker(tunnel, ScriptedRunner { _, _ in Self.redirect })
+        checker.informAsk = network.ask
+        let report = try checker.run(Kit.options(families: [.ipv4]))
+        #expect(report.verdict == .portal && network.asked.isEmpty && report.inform == nil)
+    }
+
     @Test func anOnlineNetworkIsNeverAsked() throws {
         let network = Network(Self.answered)
         let (report, _) = try Self.check(network, probe: Kit.ok(10))
