@@ -77,7 +77,7 @@ public final class Checker {
             let informed = results[..<index].contains { $0.inform != nil }
             results[index] = try DHCPInformFallback.retry(results[index], options: options, snapshot: snapshot, started: start,
                                                           deadline: deadline, ask: informed ? nil : informAsk,
-                                                          runner: transferRunner)
+                                                          lookUp: linkLookUp, runner: transferRunner)
         }
         results = RouteTruth.apply(results, allPaths: options.allPaths, snapshot: snapshot, source: source)
         let paths = results.map { PathReport($0, config: options.config, started: start) }

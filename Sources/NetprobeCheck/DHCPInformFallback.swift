@@ -24,6 +24,7 @@ enum DHCPInformFallback {
 
     static func retry(_ result: Round.PathResult, options: CheckOptions, snapshot: PathSnapshot,
                       started: ContinuousClock.Instant, deadline: ContinuousClock.Instant, ask: Ask?,
+                      lookUp: LinkResolverFallback.LookUp = LinkResolverFallback.lookUp(_:families:link:deadline:),
                       runner: () throws(CheckError) -> any TransferRunner) throws(CheckError) -> Round.PathResult {
         guard let ask, let interface = result.plan.interface, ContinuousClock.now < deadline,
               DHCPInformReport.shouldAsk(result.conclusion, capport: result.findings.capport,
@@ -75,8 +76,16 @@ enum DHCPInformFallback {
         out.plan.api = plan.api
         if let report = plan.api?.report { out.findings.capport = report }
         if plan.api?.request != nil && ContinuousClock.now < deadline {
-            var round = Round([plan], quorum: options.config.quorum, started: started)
             let until = min(deadline, ContinuousClock.now + CaptivePortalAPI.grace)
+            // The probes' names resolved only through the link's resolvers (the configured ones
+            // are blocked here): the API's name is looked up the same way, and pinned.
+            if out.resolvers.used == .link, let server = out.resolvers.linkServer, let request = plan.api?.request,
+               let host = URLSyntax.hostAndPort(request.url)?.host, PathPlan.looksUpName(request.url) {
+                let link = LinkResolvers(servers: [server], source: out.resolvers.linkSource ?? "", interface: interface)
+                let lookup = lookUp([host], plan.families, link, until)
+                if let addresses = lookup.addresses[host] { plan.api?.request?.pinnedAddresses = addresses }
+            }
+            var round = Round([plan], quorum: options.config.quorum, started: started)
             out.findings.capport = try round.run(on: runner(), deadline: until).first?.findings.capport
         }
         out.conclusion = VerdictEngine.conclude(out.findings)

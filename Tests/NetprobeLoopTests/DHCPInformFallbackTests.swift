@@ -118,6 +118,28 @@ import Testing
         #expect(report.verdict == .portal && network.asked.isEmpty && report.inform == nil)
     }
 
+    /// The configured resolver is blocked and the portal was found through the link's: the
+    /// API the network names is looked up through the link's resolver too, and pinned.
+    @Test func behindABlockedResolverTheAPIsNameGoesThroughTheLink() throws {
+        let state = try LinkResolverFallbackTests.LinkState()
+        let runner = ScriptedRunner { name, request in
+            if name == "#capport" { return request.pinnedAddresses.isEmpty ? nil : Self.captiveAPI }
+            return LinkResolverFallbackTests.kind(request) == .first ? LinkResolverFallbackTests.unresolved : Self.redirect
+        }
+        let checker = Kit.checker(Self.v4, runner)
+        let link = LinkResolverFallbackTests.Link()
+        checker.linkLookUp = link.lookUp
+        let network = Network(Self.answered)
+        checker.informAsk = network.ask
+        let report = try checker.run(LinkResolverFallbackTests.options(state))
+        #expect(report.resolvers.used == .link && network.asked.count == 1)
+        #expect(link.asked == 2, "the probes' names, then the API's")
+        #expect(report.capport?.source == "dhcpinform" && report.capport?.state == .answered)
+        #expect(report.portal?.url == "https://login.example/portal")
+        let api = try #require(runner.requests.first { $0.name.hasSuffix("#capport") })
+        #expect(api.pinnedAddresses == ["203.0.113.10"])
+    }
+
     @Test func anOnlineNetworkIsNeverAsked() throws {
         let network = Network(Self.answered)
         let (report, _) = try Self.check(network, probe: Kit.ok(10))

@@ -2,10 +2,12 @@
 # Scenarios with a real DHCP client, one template a subject: each lab/scenarios/dhcp-*.sh
 # sources this file and names its template and client (dhcp_scenario KIND CLIENT).
 
-# dhcp_scenario capport|dropped|lease6|own-resolver dhclient|dhcpcd|static
+# dhcp_scenario capport|dropped|blocked|lease6|own-resolver dhclient|dhcpcd|static
 #   capport: the client's lease holds option 114 (an API saying captive); a login-page portal.
 #   dropped: the lease does not (dhcpcd: the server leaves it out of leases; dhclient: not
 #     asked for; static: no lease at all); one DHCPINFORM finds it.
+#   blocked: dropped, and the user's own resolver dropped too (the API's name resolves only
+#     through the link's resolver).
 #   lease6: dhcpcd's DHCPv4 lease lacks it, its DHCPv6 lease (.lease6, option 103) holds it.
 #   own-resolver: the user's own resolver dropped behind a 302 portal, the lease's option 6
 #     the way through.
@@ -31,6 +33,11 @@ dhcp_scenario() {
                 dhclient) DESCRIPTION="real dhclient configured without option 114 (as a client that does not know it); one DHCPINFORM, beside dhclient's own socket on port 68, finds the API"
                     DHCP_CLIENT_ARGS=(--no-request-114) ;;
             esac ;;
+        blocked)
+            source=dhcpinform
+            DESCRIPTION="real $DHCP_CLIENT's lease lacks option 114 and the user's own resolver is dropped behind a login-page portal: the DHCPINFORM's API, its name looked up through the lease's resolver"
+            EXPECT_REASON=capport-captive
+            DHCP_SERVER_ARGS=(--capport "$api" --no-option-114) DHCP_CLIENT_ARGS=() ;;
         lease6)
             # The API only in the DHCPv6 lease: the DHCPv4 one lost option 114.
             DESCRIPTION="real dhcpcd leases eth0 over DHCPv4 (option 114 left out) and DHCPv6 (option 103: the API); the API read from its .lease6"
@@ -40,7 +47,7 @@ dhcp_scenario() {
             DESCRIPTION="real $DHCP_CLIENT leases eth0 (option 6: the gateway); the user's own resolver is dropped behind a 302 portal: portal through the resolver the lease names"
             EXPECT_REASON=http-redirect
             DHCP_SERVER_ARGS=() DHCP_CLIENT_ARGS=() ;;
-        *) die "dhcp_scenario capport|dropped|lease6|own-resolver dhclient|dhcpcd|static" ;;
+        *) die "dhcp_scenario capport|dropped|blocked|lease6|own-resolver dhclient|dhcpcd|static" ;;
     esac
     case $DHCP_KIND in
         own-resolver) CHECKS=(
@@ -55,9 +62,10 @@ dhcp_scenario() {
             "r[\"capport\"][\"uri\"] == \"$api\" and r[\"capport\"][\"source\"] == \"$source\""
             'r["capport"]["interface"] == "eth0" and r["capport"]["state"] == "answered" and r["capport"]["captive"] is True'
             'r["portal"]["source"] == "capport" and r["portal"]["url"] == "https://login.portal.test/portal?venue=lab"'
-            "counters[\"dhcp_inform\"] == $([[ $DHCP_KIND == dropped ]] && echo 1 || echo 0)"
+            "counters[\"dhcp_inform\"] == $([[ $DHCP_KIND == dropped || $DHCP_KIND == blocked ]] && echo 1 || echo 0)"
             'r["dhcp_inform"] is None or (r["dhcp_inform"]["state"] == "answered" and r["dhcp_inform"]["duration_ms"] < 500)'
-            'r["duration_ms"] < 1000'
+            'r["duration_ms"] < 1000 or (r["dns"]["used"] == "link" and r["duration_ms"] < 1600)'
+            "r[\"dns\"][\"used\"] == \"$([[ $DHCP_KIND == blocked ]] && echo link || echo configured)\""
         ) ;;
     esac
 }
@@ -73,8 +81,8 @@ setup() {
     web_vendors
     if [[ $DHCP_KIND == own-resolver ]]; then
         portal redirect
-        own_resolver 203.0.113.53 drop
     else
         portal login-page
     fi
+    if [[ $DHCP_KIND == own-resolver || $DHCP_KIND == blocked ]]; then own_resolver 203.0.113.53 drop; fi
 }
