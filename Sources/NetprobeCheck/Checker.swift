@@ -20,6 +20,9 @@ public final class Checker {
     private(set) var lastGates: [PathGate]?
     /// How the link's resolvers are asked (tests answer for them).
     var linkLookUp: LinkResolverFallback.LookUp = LinkResolverFallback.lookUp(_:families:link:deadline:)
+    /// How the network is asked by DHCPINFORM: only on the kernel's own paths (a scripted
+    /// snapshot names interfaces of no network), unless a test answers for it.
+    var informAsk: DHCPInformFallback.Ask?
     /// Whether each check notes what the lease and link state files said (`leaseMoved`): set by
     /// a caller that watches those files; a one-shot check reads them once, for its own use.
     public var tracksLeases = false
@@ -35,6 +38,11 @@ public final class Checker {
                 makeRunner: @escaping () throws(CheckError) -> any TransferRunner = Checker.libcurl) {
         self.source = source
         self.makeRunner = makeRunner
+        if source is KernelPaths {
+            informAsk = { interface, address, hardware, server, deadline in
+                DHCPInformFallback.ask(interface, address, hardware, server, deadline)
+            }
+        }
     }
 
     public static func libcurl() throws(CheckError) -> any TransferRunner {
@@ -65,6 +73,11 @@ public final class Checker {
         for index in results.indices {
             results[index] = try LinkResolverFallback.retry(results[index], config: options.config, started: start,
                                                             deadline: deadline, lookUp: linkLookUp, runner: transferRunner)
+            // At most one DHCPINFORM a check, on the first path (the kernel's own first) that needs it.
+            let informed = results[..<index].contains { $0.inform != nil }
+            results[index] = try DHCPInformFallback.retry(results[index], options: options, snapshot: snapshot, started: start,
+                                                          deadline: deadline, ask: informed ? nil : informAsk,
+                                                          lookUp: linkLookUp, runner: transferRunner)
         }
         results = RouteTruth.apply(results, allPaths: options.allPaths, snapshot: snapshot, source: source)
         var paths = results.map { PathReport($0, config: options.config, started: start) }
@@ -114,6 +127,7 @@ extension PathReport {
         self.init(interface: plan.interface, family: plan.family, isDefault: plan.isDefault, conclusion: result.conclusion,
                   families: AddressFamily.allCases.filter(plan.families.contains), probes: probes,
                   durationMs: result.settledAt.map { started.duration(to: $0).inMilliseconds } ?? 0,
-                  capport: result.findings.capport, canary: result.findings.canary, resolvers: result.resolvers)
+                  capport: result.findings.capport, canary: result.findings.canary, resolvers: result.resolvers,
+                  inform: result.inform)
     }
 }

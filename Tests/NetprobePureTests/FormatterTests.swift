@@ -28,6 +28,18 @@ import Testing
         #expect(lines.contains { $0.contains("skipped") && $0.contains("microsoft") })
     }
 
+    /// A DHCPINFORM that found no API gets one line saying why, escaped like any network text.
+    @Test func aDHCPINFORMWithoutAnAPIIsOneLine() {
+        var report = ReportFixtures.report()
+        report.paths[0].inform = DHCPInformReport(interface: "eth0", clientAddress: "198.51.100.2", state: .notPermitted,
+                                                  error: "bind 198.51.100.2:68: Permission denied\u{1B}[2J")
+        let lines = TextFormatter.format(report).split(separator: "\n")
+        let line = lines.first { $0.contains("DHCPINFORM") }
+        #expect(line == "  DHCPINFORM on eth0: not-permitted (bind 198.51.100.2:68: Permission denied\\x1b[2J)")
+        report.paths[0].inform?.captivePortal = "https://capport.example/"
+        #expect(!TextFormatter.format(report).contains("DHCPINFORM"), "an API found is shown as the API")
+    }
+
     @Test func noColourWithoutAPalette() {
         let text = TextFormatter.format(ReportFixtures.report(portal: nil, verdict: .offline, reason: .timeout))
         #expect(!text.contains("\u{1B}"))

@@ -13,7 +13,9 @@ import NetprobeVerdict
 /// 1. systemd-networkd: `CAPTIVE_PORTAL=` and `DNS=` in `/run/systemd/netif/links/IFINDEX`
 ///    (the directory can be moved with `NETPROBE_NETIF_STATE_DIR`, for tests and labs): live
 ///    state, removed by networkd when the link goes, so it is taken as it is;
-/// 2. dhcpcd: options 114 and 6 of its binary lease `/var/lib/dhcpcd/IFNAME.lease`;
+/// 2. dhcpcd: options 114 and 6 of its binary leases `/var/lib/dhcpcd/IFNAME.lease` (and
+///    every other name it gives them: `LeaseReader+Dhcpcd.swift`), DHCPv6 options 103 and 23
+///    of its `.lease6`;
 /// 3. ISC dhclient: the last current `lease { }` block for the interface in each
 ///    `/var/lib/dhcp/dhclient*.lease*` (and NetworkManager's `dhclient-*-IFNAME.lease`);
 /// 4. NetworkManager's internal DHCP client: `CAPTIVE_PORTAL=` and `DNS=` in
@@ -70,15 +72,18 @@ public struct LeaseReader: Sendable {
         public var address: String?
         /// When the file was last written.
         public var written: Date?
+        /// The DHCP server that gave the lease (option 54), where the client recorded it.
+        public var server: String?
 
         public init(source: String, interface: String, captivePortal: String? = nil, nameServers: [String]? = nil,
-                    address: String? = nil, written: Date? = nil) {
+                    address: String? = nil, written: Date? = nil, server: String? = nil) {
             self.source = source
             self.interface = interface
             self.captivePortal = captivePortal
             self.nameServers = nameServers
             self.address = address
             self.written = written
+            self.server = server
         }
     }
 
@@ -157,11 +162,7 @@ public struct LeaseReader: Sendable {
                               captivePortal: KeyValueState.value("CAPTIVE_PORTAL", in: text),
                               nameServers: KeyValueState.value("DNS", in: text).map(Self.networkdServers)))
         }
-        for directory in dhcpcdDirectories {
-            for file in ["\(directory)/\(name).lease", "\(directory)/dhcpcd-\(name).lease"] {
-                if let lease = dhcpcdLease(file, interface: name, now: now, problems: &problems) { recorded.append(lease) }
-            }
-        }
+        recorded += dhcpcdLeases(interface: name, addresses: addresses, now: now, problems: &problems)
         var dhclientFiles: [String] = []
         for directory in dhclientDirectories {
             dhclientFiles += Self.list(directory).filter { $0.hasPrefix("dhclient") && $0.contains(".lease") }
@@ -177,7 +178,8 @@ public struct LeaseReader: Sendable {
                 continue
             }
             recorded.append(Lease(source: "dhclient", interface: name, captivePortal: block.captivePortal,
-                                  nameServers: block.nameServers, address: block.address, written: Self.modified(file)))
+                                  nameServers: block.nameServers, address: block.address, written: Self.modified(file),
+                                  server: block.server))
         }
         for file in networkManager where file.hasPrefix("internal-") && file.hasSuffix("-\(name).lease") {
             let path = "\(networkManagerDirectory)/\(file)"
@@ -216,7 +218,8 @@ public struct LeaseReader: Sendable {
             return nil
         }
         return Lease(source: "dhcpcd", interface: interface, captivePortal: DHCPMessage.captivePortal(options),
-                     nameServers: DHCPMessage.nameServers(options), address: DHCPMessage.yourAddress(message), written: written)
+                     nameServers: DHCPMessage.nameServers(options), address: DHCPMessage.yourAddress(message), written: written,
+                     server: DHCPMessage.serverIdentifier(options))
     }
 
     /// Lease files are read whole: dhclient's grow as it appends, and one cut at a limit would

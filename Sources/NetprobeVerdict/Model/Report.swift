@@ -56,10 +56,13 @@ public struct PathReport: Sendable, Equatable {
     /// On an offline verdict, the hop where the way out broke (`FaultLocator`); nil otherwise
     /// or when the evidence does not tell.
     public var fault: FaultFinding?
+    /// The DHCPINFORM sent on this path to find the API the machine did not keep; nil when none.
+    public var inform: DHCPInformReport?
 
     public init(interface: String?, family: AddressFamily?, isDefault: Bool, conclusion: Conclusion, families: [AddressFamily],
                 probes: [ProbeEvidence], durationMs: Double, capport: CapportReport? = nil, canary: DNSCanaryReport? = nil,
-                resolvers: ResolverReport = ResolverReport(), fault: FaultFinding? = nil) {
+                resolvers: ResolverReport = ResolverReport(), fault: FaultFinding? = nil,
+                inform: DHCPInformReport? = nil) {
         self.interface = interface
         self.family = family
         self.isDefault = isDefault
@@ -71,6 +74,7 @@ public struct PathReport: Sendable, Equatable {
         self.canary = canary
         self.resolvers = resolvers
         self.fault = fault
+        self.inform = inform
     }
 }
 
@@ -115,6 +119,7 @@ public struct Report: Sendable, Equatable {
     public var dnsCanary: DNSCanaryReport? { answer.canary }
     public var resolvers: ResolverReport { answer.resolvers }
     public var fault: FaultFinding? { answer.fault }
+    public var inform: DHCPInformReport? { answer.inform }
 
     /// The explicit proxies the overall answer's probes went through (redacted), in probe order.
     public var proxiesUsed: [String] {

@@ -24,6 +24,8 @@ public struct DhclientLease: Sendable, Equatable {
     public var address: String?
     /// `option default-url` (dhclient's name for option 114) or `option captive-portal`.
     public var captivePortal: String?
+    /// `option dhcp-server-identifier` (option 54): the server that gave the lease.
+    public var server: String?
     /// `option domain-name-servers 198.51.100.1, 198.51.100.2;`
     public var nameServers: [String]?
     public var expiry: Expiry = .unknown
@@ -98,6 +100,9 @@ public struct DhclientLease: Sendable, Equatable {
             switch name {
             case "default-url", "captive-portal":
                 if values.count == 1, case .string(let text) = values[0] { captivePortal = DHCPMessage.uri(Array(text.utf8)) }
+            case "dhcp-server-identifier":
+                if values.count == 1, case .word(let text) = values[0],
+                   IPAddressText.address(text, octets: .strict)?.count == 4 { server = text }
             case "domain-name-servers":
                 // Addresses separated by commas: `a, b` or `a,b`.
                 var servers: [String] = []
