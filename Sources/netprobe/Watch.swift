@@ -107,7 +107,7 @@ struct Watch: ParsableCommand {
     func validate() throws {
         if options.effectiveFormat == .prometheus { throw ValidationError("netprobe watch prints text or json, not prometheus.") }
         // `.remaining` accepts a bare trailing --exec as an empty list.
-        if exec.first?.isEmpty ?? false || (exec.isEmpty && CommandLine.arguments.last == "--exec") {
+        if exec.first?.isEmpty ?? false || (exec.isEmpty && ProgramArguments.read()?.last == "--exec") {
             throw ValidationError("--exec needs a program.")
         }
         if heartbeat > 0 && heartbeat < 1 {
