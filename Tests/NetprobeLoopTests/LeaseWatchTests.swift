@@ -104,6 +104,81 @@ import Testing
         #expect(watch.consume())
         #expect(unlink("\(links.directory)/2") == 0)
         #expect(watch.consume())
-        #expect(DirectoryWatch(["/nonexistent/leases"]) == nil)
+    }
+}
+
+/// The directory watch never goes deaf: directories that come later, go and come back, or
+/// events the kernel lost.
+@Suite struct DirectoryWatchLifeTests {
+    final class Base {
+        let path: String
+        init() throws {
+            path = FileManager.default.temporaryDirectory.appendingPathComponent("np-dirs-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        }
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+        func write(_ name: String) throws { try "DNS=198.51.100.53\n".write(toFile: "\(path)/\(name)", atomically: true, encoding: .utf8) }
+    }
+
+    @Test func aDirectoryThatAppearsLaterIsWatchedThroughItsParent() throws {
+        let base = try Base()
+        let watch = try #require(DirectoryWatch(["\(base.path)/netif/links"]))
+        #expect(watch.watched.isEmpty)
+        // An unrelated file in the parent is none of its business.
+        try base.write("unrelated")
+        #expect(!watch.consume())
+        #expect(mkdir("\(base.path)/netif", 0o755) == 0)
+        #expect(watch.consume())
+        #expect(watch.watched.isEmpty)
+        #expect(mkdir("\(base.path)/netif/links", 0o755) == 0)
+        #expect(watch.consume())
+        #expect(watch.watched == ["\(base.path)/netif/links"])
+        try base.write("netif/links/2")
+        #expect(watch.consume())
+    }
+
+    @Test func aDirectoryRemovedAndRecreatedIsWatchedAgain() throws {
+        let base = try Base()
+        let links = "\(base.path)/links"
+        #expect(mkdir(links, 0o755) == 0)
+        let watch = try #require(DirectoryWatch([links]))
+        #expect(watch.watched == [links])
+        try FileManager.default.removeItem(atPath: links)
+        #expect(watch.consume())
+        #expect(watch.watched.isEmpty)
+        #expect(mkdir(links, 0o755) == 0)
+        #expect(watch.consume())
+        #expect(watch.watched == [links])
+        try base.write("links/2")
+        #expect(watch.consume())
+        // Moved away and another put in its place: the new one is watched.
+        #expect(rename(links, "\(links).old") == 0)
+        #expect(mkdir(links, 0o755) == 0)
+        #expect(watch.consume())
+        #expect(watch.watched == [links])
+        try base.write("links.old/3")
+        #expect(!watch.consume(), "the moved-away directory is no longer watched")
+        try base.write("links/3")
+        #expect(watch.consume())
+    }
+
+    /// More events than the kernel queues (16384 by default): the overflow is a change, and
+    /// the watches still work after it.
+    @Test func anOverflowIsAChangeAndTheWatchGoesOn() throws {
+        let base = try Base()
+        let watch = try #require(DirectoryWatch([base.path]))
+        let queued = (try? String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8))
+            .flatMap { Int($0.split(whereSeparator: \.isWhitespace).first ?? "") } ?? 16384
+        // Each new empty file is two events (IN_CREATE, IN_CLOSE_WRITE), never merged (other names).
+        for index in 0...(queued / 2 + 1) {
+            let fd = open("\(base.path)/f\(index)", O_CREAT | O_WRONLY | O_CLOEXEC, 0o644)
+            #expect(fd >= 0)
+            close(fd)
+        }
+        #expect(watch.consume())
+        #expect(watch.overflows == 1)
+        #expect(watch.watched == [base.path])
+        try base.write("after")
+        #expect(watch.consume())
     }
 }
