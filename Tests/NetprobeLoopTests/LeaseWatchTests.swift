@@ -167,14 +167,7 @@ import Testing
     @Test func anOverflowIsAChangeAndTheWatchGoesOn() throws {
         let base = try Base()
         let watch = try #require(DirectoryWatch([base.path]))
-        let queued = (try? String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8))
-            .flatMap { Int($0.split(whereSeparator: \.isWhitespace).first ?? "") } ?? 16384
-        // Each new empty file is two events (IN_CREATE, IN_CLOSE_WRITE), never merged (other names).
-        for index in 0...(queued / 2 + 1) {
-            let fd = open("\(base.path)/f\(index)", O_CREAT | O_WRONLY | O_CLOEXEC, 0o644)
-            #expect(fd >= 0)
-            close(fd)
-        }
+        InotifyQueue.overflow(in: base.path)
         #expect(watch.consume())
         #expect(watch.overflows == 1)
         #expect(watch.watched == [base.path])
