@@ -110,18 +110,8 @@ import Testing
 /// The directory watch never goes deaf: directories that come later, go and come back, or
 /// events the kernel lost.
 @Suite struct DirectoryWatchLifeTests {
-    final class Base {
-        let path: String
-        init() throws {
-            path = FileManager.default.temporaryDirectory.appendingPathComponent("np-dirs-\(UUID().uuidString)").path
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        }
-        deinit { try? FileManager.default.removeItem(atPath: path) }
-        func write(_ name: String) throws { try "DNS=198.51.100.53\n".write(toFile: "\(path)/\(name)", atomically: true, encoding: .utf8) }
-    }
-
     @Test func aDirectoryThatAppearsLaterIsWatchedThroughItsParent() throws {
-        let base = try Base()
+        let base = try TemporaryDirectory()
         let watch = try #require(DirectoryWatch(["\(base.path)/netif/links"]))
         #expect(watch.watched.isEmpty)
         // An unrelated file in the parent is none of its business.
@@ -138,7 +128,7 @@ import Testing
     }
 
     @Test func aDirectoryRemovedAndRecreatedIsWatchedAgain() throws {
-        let base = try Base()
+        let base = try TemporaryDirectory()
         let links = "\(base.path)/links"
         #expect(mkdir(links, 0o755) == 0)
         let watch = try #require(DirectoryWatch([links]))
@@ -165,7 +155,7 @@ import Testing
     /// More events than the kernel queues (16384 by default): the overflow is a change, and
     /// the watches still work after it.
     @Test func anOverflowIsAChangeAndTheWatchGoesOn() throws {
-        let base = try Base()
+        let base = try TemporaryDirectory()
         let watch = try #require(DirectoryWatch([base.path]))
         InotifyQueue.overflow(in: base.path)
         #expect(watch.consume())

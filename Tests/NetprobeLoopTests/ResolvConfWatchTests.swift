@@ -6,17 +6,8 @@ import Testing
 /// The resolv.conf watch is never deaf: written in place, replaced by a rename, or after the
 /// kernel lost events.
 @Suite struct ResolvConfWatchTests {
-    final class Directory {
-        let path: String
-        init() throws {
-            path = FileManager.default.temporaryDirectory.appendingPathComponent("np-resolv-\(UUID().uuidString)").path
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        }
-        deinit { try? FileManager.default.removeItem(atPath: path) }
-    }
-
     @Test func inPlaceRenamedAndOverflowedAreAllChanges() throws {
-        let directory = try Directory()
+        let directory = try TemporaryDirectory()
         let file = directory.path + "/resolv.conf"
         try "nameserver 198.51.100.1\n".write(toFile: file, atomically: false, encoding: .utf8)
         let watch = try #require(ResolvConfWatch(path: file))
@@ -48,5 +39,20 @@ enum InotifyQueue {
             #expect(fd >= 0)
             close(fd)
         }
+    }
+}
+
+/// A directory of the test's own, removed with everything in it when the test is done.
+final class TemporaryDirectory {
+    let path: String
+    init() throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("np-dir-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// A link state file at `name` (relative to the directory), written whole.
+    func write(_ name: String) throws {
+        try "DNS=198.51.100.53\n".write(toFile: "\(path)/\(name)", atomically: true, encoding: .utf8)
     }
 }
