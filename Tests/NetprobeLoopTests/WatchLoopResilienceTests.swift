@@ -10,6 +10,7 @@ import NetprobeSystem
 import NetprobeNetwork
 import NetprobeCheck
 @testable import NetprobeWatch
+import Glibc
 import Testing
 
 /// A kernel whose dumps are interrupted (NLE_DUMP_INTR) `interruptions` times in a row before
@@ -95,6 +96,22 @@ final class BootClock: WatchClock {
         #expect(handler.failures.count == 1)
         #expect(handler.checks.count == 2)
         #expect(handler.writtenSummary == ["stop online"], "no heartbeat claimed the state while its check failed")
+    }
+
+    /// What ends watch for good (poll(2) failing) still leaves the stop record before the error.
+    @Test func anEndByErrorWritesTheStopFirst() throws {
+        final class FailingEvents: WatchEvents {
+            func beginCheck() {}
+            func next(within timeout: Duration?, decisive: () -> Bool) throws -> ChangeWaiter.Wake { throw PollError(code: EINVAL) }
+        }
+        let clock = ScriptedClock()
+        let handler = RecordingHandler(clock: clock)
+        let loop = WatchLoop(checker: Checker(source: ScriptedPaths(Kit.dualStack), makeRunner: { ScriptedRunner { _, _ in Kit.ok(2) } }),
+                             events: FailingEvents(), options: Kit.options(), settings: WatchSettings(interval: .seconds(300), hold: .zero),
+                             clock: clock, jitter: .off, handler: handler)
+        #expect(throws: PollError.self) { try loop.run() }
+        #expect(handler.summary == ["start online start"])
+        #expect(handler.writtenSummary == ["stop online"])
     }
 
     /// A quiet online network, a 900 s heartbeat, the script's wake-ups, then SIGTERM.
