@@ -16,6 +16,11 @@ public struct PathReader: Sendable {
 
     /// How many times a read disturbed by concurrent changes is repeated.
     package static let attempts = 5
+    /// One pass over the kernel's tables: `NetlinkDump.read`. Tests put a kernel whose dumps are
+    /// interrupted in front of it.
+    package var dumpTables: @Sendable (_ sysfsRoot: String) throws(NetlinkError) -> NetlinkDump = { root throws(NetlinkError) in
+        try NetlinkDump.read(sysfsRoot: root)
+    }
 
     public init(resolvConfPath: String = "/etc/resolv.conf", sysfsRoot: String = "/sys/class/net",
                 stubUpstreams: StubUpstreams = .system()) {
@@ -35,11 +40,11 @@ public struct PathReader: Sendable {
     /// returned as it is, minus the addresses of vanished interfaces: a
     /// slightly stale answer beats none.
     public func snapshot() throws(NetlinkError) -> PathSnapshot {
-        let root = sysfsRoot
-        var dump = try Self.retryingInterruptedDumps { () throws(NetlinkError) in try NetlinkDump.read(sysfsRoot: root) }
+        let root = sysfsRoot, read = dumpTables
+        var dump = try Self.retryingInterruptedDumps { () throws(NetlinkError) in try read(root) }
         var attempt = 1
         while !dump.consistent && attempt < Self.attempts {
-            dump = try Self.retryingInterruptedDumps { () throws(NetlinkError) in try NetlinkDump.read(sysfsRoot: root) }
+            dump = try Self.retryingInterruptedDumps { () throws(NetlinkError) in try read(root) }
             attempt += 1
         }
         var dns = ResolvConf.load(path: resolvConfPath)
