@@ -162,7 +162,7 @@ public final class WatchLoop {
             switch outcome {
             case .check(let why):
                 trigger = why
-                if why != .interval && why != .retry && why != .expiry { backoff.reset() }
+                if why != .interval && why != .retry && why != .expiry && why != .start { backoff.reset() }
             case .reload(let fresh):
                 options = fresh
                 hold.reset()
@@ -185,7 +185,9 @@ public final class WatchLoop {
                 // meanwhile: nothing proves the state until a check succeeds again.
                 let retryIn = jitter.spread(backoff.next())
                 handler.checkFailed(error, retryIn: retryIn)
-                guard proceed(try wait(until: (clock.now().boottime + retryIn, .retry), heartbeats: false)) else { return }
+                // Until a first check succeeds, its retries are still the start.
+                guard proceed(try wait(until: (clock.now().boottime + retryIn, reported == nil ? .start : .retry),
+                                       heartbeats: false)) else { return }
                 continue
             }
             counters.checks += 1
