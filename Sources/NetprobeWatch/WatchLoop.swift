@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import NetprobeWire
 import NetprobeVerdict
 import NetprobeOutput
@@ -102,6 +107,10 @@ public final class WatchLoop {
     private var reported: Report?
     /// When the last record was written (boot-time clock): the heartbeat counts from it.
     private var lastRecordAt: Duration = .zero
+    /// The last moment the reported state was proven (a check's start, a heartbeat), by both
+    /// clocks; and whether the check since failed, so that a stop claims no more than that.
+    private var provenAt: (wall: Date, reading: ClockReading)?
+    private var lastCheckFailed = false
 
     public init(checker: Checker, events: any WatchEvents, options: CheckOptions, settings: WatchSettings,
                 clock: any WatchClock = SystemWatchClock(), jitter: Jitter = Jitter(), handler: any WatchHandler,
@@ -121,10 +130,12 @@ public final class WatchLoop {
     public func run() throws {
         // Every end, whatever caused it: the state held until now, nothing observed after.
         // (When stdout is what went away, the write fails quietly.)
+        // After a failed check the state is proven only up to the last check or heartbeat before
+        // it: the stop is stamped with that moment.
         defer {
             if let reported {
-                let reading = clock.now()
-                _ = handler.write(.holding(.stop, reported, at: clock.wallNow(), allPaths: settings.allPaths).with(settings, stamp(reading)))
+                let (wall, reading) = lastCheckFailed ? provenAt ?? (clock.wallNow(), clock.now()) : (clock.wallNow(), clock.now())
+                _ = handler.write(.holding(.stop, reported, at: wall, allPaths: settings.allPaths).with(settings, stamp(reading)))
             }
         }
         try watch()
@@ -145,9 +156,10 @@ public final class WatchLoop {
     /// Writes the heartbeat, or the mark of a resume or a clock step (`why`): false when stdout is gone.
     private func heartbeat(_ why: WatchTrigger = .interval) -> Bool {
         guard let reported else { return true }
-        let reading = clock.now()
+        let reading = clock.now(), wall = clock.wallNow()
         lastRecordAt = reading.boottime
-        var record = WatchRecord.holding(.alive, reported, at: clock.wallNow(), allPaths: settings.allPaths)
+        provenAt = (wall, reading)
+        var record = WatchRecord.holding(.alive, reported, at: wall, allPaths: settings.allPaths)
         record.trigger = why
         return handler.write(record.with(settings, stamp(reading)))
     }
@@ -184,12 +196,15 @@ public final class WatchLoop {
                 // end watch: said on stderr, and tried again on the back-off's pace. No heartbeat
                 // meanwhile: nothing proves the state until a check succeeds again.
                 let retryIn = jitter.spread(backoff.next())
+                lastCheckFailed = true
                 handler.checkFailed(error, retryIn: retryIn)
                 // Until a first check succeeds, its retries are still the start.
                 guard proceed(try wait(until: (clock.now().boottime + retryIn, reported == nil ? .start : .retry),
                                        heartbeats: false)) else { return }
                 continue
             }
+            lastCheckFailed = false
+            provenAt = (report.timestamp, started)
             counters.checks += 1
             counters.lastCheck = report.timestamp
             counters.count(bytes: report.bytesByProbe)

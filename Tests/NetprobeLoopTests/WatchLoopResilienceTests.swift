@@ -98,6 +98,28 @@ final class BootClock: WatchClock {
         #expect(handler.writtenSummary == ["stop online"], "no heartbeat claimed the state while its check failed")
     }
 
+    /// Stopped while its checks fail: the stop claims the state only up to the last check that
+    /// proved it, stamped with that check's clocks.
+    @Test func aStopAfterAFailedCheckClaimsNoMoreThanTheLastGoodCheck() throws {
+        let clock = ScriptedClock()
+        let paths = InterruptedPaths(Kit.dualStack, interruptions: 0)
+        let events = ScriptedWatchEvents([{ timeout in
+            clock.advance(timeout ?? .zero)
+            paths.interruptions = 100  // every check from now on fails
+            return .timer
+        }])
+        let handler = RecordingHandler(clock: clock)
+        let loop = WatchLoop(checker: Checker(source: paths, makeRunner: { ScriptedRunner { _, _ in Kit.ok(2) } }), events: events,
+                             options: Kit.options(), settings: WatchSettings(interval: .seconds(300), hold: .zero, heartbeat: .seconds(900)),
+                             clock: clock, jitter: .off, handler: handler)
+        try loop.run()
+        #expect(handler.failures.count == 1 && handler.checks.count == 1)
+        let stop = try #require(handler.written.last?.record)
+        #expect(stop.event == .stop)
+        #expect(stop.clock?.reading == ClockReading(monotonic: .seconds(1000), boottime: .seconds(1000)), "the start's check, not the failed one at 1300")
+        #expect(stop.timestamp == handler.records.first?.report.timestamp)
+    }
+
     /// What ends watch for good (poll(2) failing) still leaves the stop record before the error.
     @Test func anEndByErrorWritesTheStopFirst() throws {
         final class FailingEvents: WatchEvents {
