@@ -17,8 +17,9 @@ let package = Package(
         // dlopened on the first transfer (loader.c), so the binary does not link it.
         .target(name: "CCurl"),
         // glibc functions Swift's Glibc module leaves out (timerfd, malloc_trim,
-        // posix_spawn_file_actions_addclosefrom_np), declared once with their types.
-        .systemLibrary(name: "CLibc"),
+        // posix_spawn_file_actions_addclosefrom_np), declared once with their types, and the
+        // command line kept before main (arguments.c: Swift reads it from /proc).
+        .target(name: "CLibc"),
         .systemLibrary(
             name: "CNetlink",
             pkgConfig: "libnl-route-3.0",
@@ -38,7 +39,7 @@ let package = Package(
         .target(name: "NetprobeReport", dependencies: ["NetprobeWire", "NetprobeVerdict", "NetprobeOutput"]),
         // The kernel's edge: links, addresses, routes and change events through libnl, the
         // resolver configuration, and the one way files are read (checked on the descriptor).
-        .target(name: "NetprobeSystem", dependencies: ["NetprobeWire", "NetprobeVerdict", "CNetlink",
+        .target(name: "NetprobeSystem", dependencies: ["NetprobeWire", "NetprobeVerdict", "CNetlink", "CLibc",
                                                       .product(name: "SystemPackage", package: "swift-system")]),
         // The network's edge: HTTP probes through libcurl's multi interface, DNS questions to a
         // link's resolvers. Sends; never judges.

@@ -125,6 +125,13 @@ public struct PathTracker: Sendable {
         current = nil
     }
 
+    /// Nothing proves the state after `time` until the next record (the machine slept, the wall
+    /// clock was stepped, or watch was silent for longer than its heartbeat): it ends there, as
+    /// at a stop, and the next record starts afresh.
+    public mutating func unproven(after time: Int64) {
+        stop(at: time)
+    }
+
     /// The watch that wrote the state ended without a `stop` (a `start` came next, or it fell
     /// silent for longer than its heartbeat): the state is proven up to its last record only.
     public mutating func lost() {

@@ -32,6 +32,7 @@ public enum SummaryDocument {
             "live": .bool(summary.live),
             "lost_runs": .int(summary.lostRuns),
             "not_observed_ms": .int(Int(summary.notObserved)),
+            "unproven_gaps": .int(summary.unproven),
             "now": time(summary.now),
             "malformed": .int(summary.malformed),
             "paths": .array(summary.trackers.map(path)),

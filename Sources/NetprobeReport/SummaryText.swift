@@ -51,6 +51,7 @@ public enum SummaryText {
     static func runs(_ summary: WatchSummary) -> String {
         var parts = ["\(summary.runs) run(s)", "\(summary.stops) stopped"]
         if summary.lostRuns > 0 { parts.append("\(summary.lostRuns) ended without a stop") }
+        if summary.unproven > 0 { parts.append("\(summary.unproven) stretch(es) unproven (asleep, clock stepped, or silent)") }
         var line = "watch: " + parts.joined(separator: ", ") + "; not observed \(duration(summary.notObserved))"
         if let last = summary.last {
             if summary.live {

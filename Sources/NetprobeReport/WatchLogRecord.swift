@@ -28,6 +28,12 @@ public struct WatchLogRecord: Sendable, Equatable {
     public var paths: [PathEntry]
     /// The top-level probes' `timings.total_ms`, by `operator`: the probes of the overall answer.
     public var latencies: [Latency]
+    /// The boot the writer ran in (`boot_id`) and the kernel's clocks since that boot at `time`,
+    /// in milliseconds: with the time asleep (`boottime_seconds`) and without (`monotonic_seconds`).
+    /// nil where the record has none (older watches) or a value this reader cannot use.
+    public var bootID: String?
+    public var boottimeMs: Int64?
+    public var monotonicMs: Int64?
 
     public struct PathEntry: Sendable, Equatable {
         public var key: PathKey
@@ -58,6 +64,9 @@ public struct WatchLogRecord: Sendable, Equatable {
         top["timestamp"] = .whole
         top["event"] = .whole
         top["heartbeat_seconds"] = .whole
+        top["boot_id"] = .whole
+        top["boottime_seconds"] = .whole
+        top["monotonic_seconds"] = .whole
         top["paths"] = JSONSelection(path)
         top["probes"] = ["operator": .whole, "timings": ["total_ms": .whole]]
         return JSONSelection(top)
@@ -110,7 +119,18 @@ public struct WatchLogRecord: Sendable, Equatable {
         }
         // alive and stop repeat the evidence of a check already logged: their probes are no new samples.
         let samples = event == .alive || event == .stop ? [] : latencies(members["probes"])
-        return WatchLogRecord(time: time, event: event, heartbeatMs: heartbeatMs, overall: overall, paths: paths, latencies: samples)
+        var record = WatchLogRecord(time: time, event: event, heartbeatMs: heartbeatMs, overall: overall, paths: paths, latencies: samples)
+        // A UUID is 36 characters: anything much longer is no boot id (and not kept).
+        if case .string(let id)? = members["boot_id"]?.content, !id.isEmpty, id.utf8.count <= 64 { record.bootID = id }
+        record.boottimeMs = sinceBoot(members["boottime_seconds"])
+        record.monotonicMs = sinceBoot(members["monotonic_seconds"])
+        return record
+    }
+
+    /// Seconds since boot, as milliseconds: a number from 0 to about 300 years, else nothing usable.
+    private static func sinceBoot(_ value: JSONValue?) -> Int64? {
+        guard case .number(let seconds)? = value?.content, seconds >= 0, seconds <= 1e10 else { return nil }
+        return Int64((seconds * 1000).rounded())
     }
 
     private static func state(_ members: [JSONKey: JSONValue], at path: @autoclosure () -> String) throws(Invalid) -> PathState {

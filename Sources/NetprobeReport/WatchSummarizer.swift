@@ -17,6 +17,13 @@ import NetprobeOutput
 /// after its last record. Between the two nothing is observed (neither online nor offline). The
 /// last state runs on to the report's clock while the log's heartbeat says the watch is still
 /// running (its last record is at most a heartbeat and a grace old), else it ends at its last record.
+///
+/// Within a run, a state is proven from its record only as long as watch was awake and writing:
+/// up to the next record, unless the boot clocks the records carry say that less time passed
+/// awake than the wall clock shows (the machine slept, or the wall clock was stepped ahead),
+/// or the two records are further apart than the heartbeat and its grace (watch was stopped,
+/// hung, or an older watch slept). Then the state ends that much time after its record, and
+/// the rest, until the next record, is not observed (`unproven`).
 public struct WatchSummarizer: Sendable {
     public static let defaultWindow = 4096
     /// Paths told apart; records' further paths are left out (and counted).
@@ -52,6 +59,43 @@ public struct WatchSummarizer: Sendable {
     private var runOpen = false
     /// The heartbeat of the watch that wrote the last record fed (milliseconds).
     private var heartbeatMs: Int64?
+    /// The last record fed, as far as proving time from it goes.
+    private var lastMark: Mark?
+    /// Stretches within a run that no record proves (a sleep, a clock step, a silence): not observed.
+    public private(set) var unproven = 0
+
+    /// What a record says of its moment, to tell how long after it its state is proven.
+    struct Mark: Sendable {
+        var time: Int64
+        var heartbeatMs: Int64?
+        var bootID: String?
+        var monotonicMs: Int64?
+
+        init(_ record: WatchLogRecord) {
+            time = record.time
+            heartbeatMs = record.heartbeatMs
+            bootID = record.bootID
+            monotonicMs = record.monotonicMs
+        }
+    }
+
+    /// The tolerance between the wall clock and the boot clocks: a record's timestamp is its
+    /// check's start and its clocks are read around it, milliseconds apart.
+    static let clockSlackMs: Int64 = 1000
+
+    /// Where the state of `earlier` stops being proven on the way to `later`, a record of the
+    /// same run; nil when it holds all the way. Awake time is what monotonic moved between
+    /// them (one boot, one process: the clocks compare); the wall clock can be stepped and
+    /// counts a sleep. A stretch longer than the heartbeat and its grace proves nothing.
+    static func provenUntil(_ earlier: Mark, _ later: WatchLogRecord) -> Int64? {
+        let wall = later.time - earlier.time
+        var proven = wall
+        if earlier.bootID == later.bootID, let from = earlier.monotonicMs, let to = later.monotonicMs, to >= from {
+            proven = min(wall, to - from)
+        }
+        if let beat = earlier.heartbeatMs, proven > beat + grace(heartbeat: beat) { proven = 0 }
+        return wall - proven > clockSlackMs ? earlier.time + proven : nil
+    }
 
     private var heap: [Pending] = []
     private var sequence = 0
@@ -149,7 +193,7 @@ public struct WatchSummarizer: Sendable {
         }
         return WatchSummary(
             first: first, last: lastFed, until: until, now: now, live: live, stopped: lastFed != nil && !runOpen,
-            runs: runs, stops: stops, lostRuns: lostRuns,
+            runs: runs, stops: stops, lostRuns: lostRuns, unproven: unproven,
             lines: lines, records: records, malformed: malformed, late: late,
             reordered: reordered, window: window, droppedPaths: droppedPaths, droppedOperators: droppedOperators,
             overall: overall, paths: paths.values.sorted { ($0.key ?? PathKey(interface: nil, family: nil)) < ($1.key ?? PathKey(interface: nil, family: nil)) },
@@ -168,7 +212,13 @@ public struct WatchSummarizer: Sendable {
                 for key in paths.keys { paths[key]?.lost() }
             }
         }
+        if runOpen, record.event != .start, let mark = lastMark, let cut = Self.provenUntil(mark, record) {
+            unproven += 1
+            overall?.unproven(after: cut)
+            for key in paths.keys { paths[key]?.unproven(after: cut) }
+        }
         lastFed = time
+        lastMark = Mark(record)
         runOpen = record.event != .stop
         heartbeatMs = record.heartbeatMs
         let origin = first ?? time
@@ -258,6 +308,8 @@ public struct WatchSummary: Sendable {
     public var stops: Int
     /// Runs that ended without a stop (died, killed, or silent past their heartbeat).
     public var lostRuns: Int
+    /// Stretches within runs that no record proves (a sleep, a clock step, a silence): not observed.
+    public var unproven: Int
     public var lines: Int
     public var records: Int
     public var malformed: Int

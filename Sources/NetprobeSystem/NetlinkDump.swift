@@ -5,7 +5,7 @@ import NetprobeVerdict
 
 /// One pass over the kernel's link, address and route tables, converted to
 /// plain values while the libnl caches are alive, then freed.
-struct NetlinkDump {
+package struct NetlinkDump {
     var interfaces: [NetworkInterface]
     var defaultRoutes: [DefaultRoute]
     /// The kernel's route for ordinary traffic, per family (`KernelRouteLookup`).

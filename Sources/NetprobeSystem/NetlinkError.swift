@@ -22,6 +22,9 @@ public struct NetlinkError: Error, CustomStringConvertible, Sendable, Equatable 
 }
 
 extension NetlinkError {
+    /// NLE_DUMP_INTR: the kernel's tables changed during a dump, whose answer is inconsistent.
+    public static let dumpInterrupted = Int32(NLE_DUMP_INTR)
+
     /// Turns a libnl return value into a thrown error when it is negative.
     static func check(_ result: Int32, _ operation: String) throws(NetlinkError) {
         if result < 0 { throw NetlinkError(code: result, operation: operation) }

@@ -15,7 +15,12 @@ public struct PathReader: Sendable {
     public var stubUpstreams: StubUpstreams
 
     /// How many times a read disturbed by concurrent changes is repeated.
-    static let attempts = 5
+    package static let attempts = 5
+    /// One pass over the kernel's tables: `NetlinkDump.read`. Tests put a kernel whose dumps are
+    /// interrupted in front of it.
+    package var dumpTables: @Sendable (_ sysfsRoot: String) throws(NetlinkError) -> NetlinkDump = { root throws(NetlinkError) in
+        try NetlinkDump.read(sysfsRoot: root)
+    }
 
     public init(resolvConfPath: String = "/etc/resolv.conf", sysfsRoot: String = "/sys/class/net",
                 stubUpstreams: StubUpstreams = .system()) {
@@ -35,10 +40,11 @@ public struct PathReader: Sendable {
     /// returned as it is, minus the addresses of vanished interfaces: a
     /// slightly stale answer beats none.
     public func snapshot() throws(NetlinkError) -> PathSnapshot {
-        var dump = try NetlinkDump.read(sysfsRoot: sysfsRoot)
+        let root = sysfsRoot, read = dumpTables
+        var dump = try Self.retryingInterruptedDumps { () throws(NetlinkError) in try read(root) }
         var attempt = 1
         while !dump.consistent && attempt < Self.attempts {
-            dump = try NetlinkDump.read(sysfsRoot: sysfsRoot)
+            dump = try Self.retryingInterruptedDumps { () throws(NetlinkError) in try read(root) }
             attempt += 1
         }
         var dns = ResolvConf.load(path: resolvConfPath)
@@ -48,6 +54,21 @@ public struct PathReader: Sendable {
         }
         return PathSnapshot(
             interfaces: dump.interfaces, defaultRoutes: dump.defaultRoutes, kernelRoutes: dump.kernelRoutes, dns: dns)
+    }
+
+    /// `read`, repeated (at most `attempts` times in all) while the kernel flags the dump as
+    /// interrupted (NLE_DUMP_INTR: its tables changed while it was being dumped, a container
+    /// starting, say). libnl restarts some dumps itself, not every one; the error is a moment's
+    /// state of the kernel, not a failure, so it is answered by reading again.
+    package static func retryingInterruptedDumps<Result>(_ read: () throws(NetlinkError) -> Result) throws(NetlinkError) -> Result {
+        var attempt = 1
+        while true {
+            do {
+                return try read()
+            } catch where error.code == NetlinkError.dumpInterrupted && attempt < attempts {
+                attempt += 1
+            }
+        }
     }
 
     /// The kernel's route for each destination (an address a probe connected to), asked as

@@ -50,7 +50,11 @@ public final class ResolvConfWatch {
                     let event = bytes.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
                     let nameBytes = bytes[(offset + header)..<min(count, offset + header + Int(event.len))]
                     let eventName = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
-                    if event.wd == fileWatch {
+                    if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                        // Events were lost: the file may have changed or been replaced.
+                        relevant = true
+                        fileGone = true
+                    } else if event.wd == fileWatch {
                         relevant = true
                         // The watched inode went away (replaced, deleted): watch whatever the path names now.
                         if event.mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 { fileGone = true }

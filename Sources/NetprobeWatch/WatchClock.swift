@@ -30,6 +30,9 @@ public enum WatchTrigger: String, Sendable, CaseIterable {
     case stall
     /// The machine slept (suspend) and woke up.
     case resume
+    /// The wall clock was set (a step): no check, an `alive` record marking the moment, so a
+    /// reader of the log tells the step from time that passed.
+    case clock
     /// The portal session's end is near, or has come (Captive Portal API seconds-remaining).
     case expiry
     /// SIGHUP: the configuration was reloaded.
@@ -54,18 +57,56 @@ public protocol WatchClock {
     func now() -> ClockReading
     /// The wall clock, for timestamps and the textfile only: never for timers.
     func wallNow() -> Date
+    /// The kernel's id of this boot (/proc/sys/kernel/random/boot_id): readings of the boot
+    /// clocks compare only within one boot. nil when unknown.
+    var bootID: String? { get }
+}
+
+extension WatchClock {
+    public var bootID: String? { nil }
 }
 
 public struct SystemWatchClock: WatchClock {
     public init() {}
 
-    /// On Linux the standard library's ContinuousClock is CLOCK_BOOTTIME and SuspendingClock is
-    /// CLOCK_MONOTONIC. Readings count from this process's first one: only differences matter.
-    private static let origin = (boottime: ContinuousClock.now, monotonic: SuspendingClock.now)
-
+    /// Both clocks as the kernel counts them, from boot: a record carries them (`RecordClock`),
+    /// so a reader compares them across records and processes of one boot.
     public func now() -> ClockReading {
-        ClockReading(monotonic: Self.origin.monotonic.duration(to: .now), boottime: Self.origin.boottime.duration(to: .now))
+        ClockReading(monotonic: Self.read(CLOCK_MONOTONIC), boottime: Self.read(CLOCK_BOOTTIME))
     }
 
     public func wallNow() -> Date { Date() }
+
+    public var bootID: String? { Self.boot }
+
+    /// Read once: it is the same for the process's whole life.
+    private static let boot: String? = {
+        guard let text = CheckedFile.text("/proc/sys/kernel/random/boot_id", limit: 64) else { return nil }
+        let id = text.split(whereSeparator: \.isWhitespace).first.map(String.init) ?? ""
+        // A UUID as the kernel prints it; anything else is not a boot id to compare.
+        let valid = id.utf8.count == 36 && id.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) || $0 == 0x2D }
+        return valid ? id : nil
+    }()
+
+    private static func read(_ clock: clockid_t) -> Duration {
+        var time = timespec()
+        guard clock_gettime(clock, &time) == 0 else { return .zero }  // both exist on every kernel netprobe runs on
+        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+    }
+}
+
+/// What a record says of the moment it was made, beyond the wall clock: the time since boot
+/// with (boottime) and without (monotonic) the time the machine slept, and which boot. The wall
+/// clock can be stepped (NTP, a machine without a battery-backed clock starting at its last
+/// shutdown's time) and stands still for no sleep; these cannot be set. Between two records of
+/// one boot, monotonic's difference is the time watch was awake to prove anything, whatever the
+/// wall clock did.
+public struct RecordClock: Sendable, Equatable {
+    public var bootID: String?
+    public var reading: ClockReading
+
+    public init(bootID: String?, reading: ClockReading) {
+        self.bootID = bootID
+        self.reading = reading
+    }
 }

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import NetprobeWire
 import NetprobeVerdict
 import NetprobeOutput
@@ -31,6 +36,9 @@ public protocol WatchHandler: AnyObject {
     func checked(reported: Report, counters: WatchCounters)
     /// A signal the waiter wakes for arrived.
     func signalArrived() -> WatchSignalAction
+    /// A check could not be made (the kernel's tables could not be read, the HTTP client could
+    /// not start): watch goes on, and tries again in `retryIn`.
+    func checkFailed(_ error: CheckError, retryIn: Duration)
 }
 
 public enum WatchSignalAction {
@@ -99,6 +107,10 @@ public final class WatchLoop {
     private var reported: Report?
     /// When the last record was written (boot-time clock): the heartbeat counts from it.
     private var lastRecordAt: Duration = .zero
+    /// The last moment the reported state was proven (a check's start, a heartbeat), by both
+    /// clocks; and whether the check since failed, so that a stop claims no more than that.
+    private var provenAt: (wall: Date, reading: ClockReading)?
+    private var lastCheckFailed = false
 
     public init(checker: Checker, events: any WatchEvents, options: CheckOptions, settings: WatchSettings,
                 clock: any WatchClock = SystemWatchClock(), jitter: Jitter = Jitter(), handler: any WatchHandler,
@@ -114,24 +126,42 @@ public final class WatchLoop {
     }
 
     /// Returns when the handler says to stop (a stop signal, stdout gone), after the `stop` record.
+    /// A failed check never ends it; what does (poll(2) failing) is thrown after the `stop` record.
     public func run() throws {
-        try watch()
-        // Every clean end, whatever caused it: the state held until now, nothing observed after.
+        // Every end, whatever caused it: the state held until now, nothing observed after.
         // (When stdout is what went away, the write fails quietly.)
-        if let reported { _ = handler.write(.holding(.stop, reported, at: clock.wallNow(), allPaths: settings.allPaths).with(settings)) }
+        // After a failed check the state is proven only up to the last check or heartbeat before
+        // it: the stop is stamped with that moment.
+        defer {
+            if let reported {
+                let (wall, reading) = lastCheckFailed ? provenAt ?? (clock.wallNow(), clock.now()) : (clock.wallNow(), clock.now())
+                _ = handler.write(.holding(.stop, reported, at: wall, allPaths: settings.allPaths).with(settings, stamp(reading)))
+            }
+        }
+        try watch()
     }
 
-    /// Delivers a record (with the hook) and notes when: false ends watch.
-    private func deliver(_ record: WatchRecord) -> Bool {
+    /// The boot clocks as a record made at `reading` carries them.
+    private func stamp(_ reading: ClockReading) -> RecordClock {
+        RecordClock(bootID: clock.bootID, reading: reading)
+    }
+
+    /// Delivers a record (with the hook) made by the check that started at `started`, and notes
+    /// when: false ends watch.
+    private func deliver(_ record: WatchRecord, checkStarted started: ClockReading) -> Bool {
         lastRecordAt = clock.now().boottime
-        return handler.deliver(record.with(settings))
+        return handler.deliver(record.with(settings, stamp(started)))
     }
 
-    /// Writes the heartbeat: false when stdout is gone.
-    private func heartbeat() -> Bool {
+    /// Writes the heartbeat, or the mark of a resume or a clock step (`why`): false when stdout is gone.
+    private func heartbeat(_ why: WatchTrigger = .interval) -> Bool {
         guard let reported else { return true }
-        lastRecordAt = clock.now().boottime
-        return handler.write(.holding(.alive, reported, at: clock.wallNow(), allPaths: settings.allPaths).with(settings))
+        let reading = clock.now(), wall = clock.wallNow()
+        lastRecordAt = reading.boottime
+        provenAt = (wall, reading)
+        var record = WatchRecord.holding(.alive, reported, at: wall, allPaths: settings.allPaths)
+        record.trigger = why
+        return handler.write(record.with(settings, stamp(reading)))
     }
 
     private func watch() throws {
@@ -139,14 +169,46 @@ public final class WatchLoop {
         var hold = HoldGate(hold: settings.hold)
         var session = PortalSessionWatch(lead: settings.sessionWarning)
         var backoff = Backoff()
+        /// What a wait's outcome means for the next check; false: watch ends.
+        func proceed(_ outcome: WaitOutcome) -> Bool {
+            switch outcome {
+            case .check(let why):
+                trigger = why
+                if why != .interval && why != .retry && why != .expiry && why != .start { backoff.reset() }
+            case .reload(let fresh):
+                options = fresh
+                hold.reset()
+                trigger = .signal
+            case .stop:
+                return false
+            }
+            return true
+        }
         while true {
             events.beginCheck()
             let started = clock.now()
             session.checking(at: started.boottime)
-            let report = try checker.run(options)
+            let report: Report
+            do {
+                report = try checker.run(options)
+            } catch {
+                // One check's failure (an interrupted dump that kept failing, say) is no reason to
+                // end watch: said on stderr, and tried again on the back-off's pace. No heartbeat
+                // meanwhile: nothing proves the state until a check succeeds again.
+                let retryIn = jitter.spread(backoff.next())
+                lastCheckFailed = true
+                handler.checkFailed(error, retryIn: retryIn)
+                // Until a first check succeeds, its retries are still the start.
+                guard proceed(try wait(until: (clock.now().boottime + retryIn, reported == nil ? .start : .retry),
+                                       heartbeats: false)) else { return }
+                continue
+            }
+            lastCheckFailed = false
+            provenAt = (report.timestamp, started)
             counters.checks += 1
             counters.lastCheck = report.timestamp
             counters.count(bytes: report.bytesByProbe)
+            var recorded = false
             switch hold.judge(report, reported: reported, at: started.boottime, trigger: trigger, allPaths: settings.allPaths) {
             case .report(let fresh, let why):
                 let previous = reported
@@ -155,7 +217,8 @@ public final class WatchLoop {
                 if var record = WatchRecord.after(previous, fresh, allPaths: settings.allPaths) {
                     record.trigger = why
                     if record.event == .change { counters.changes += 1 }
-                    guard deliver(record) else { return }
+                    guard deliver(record, checkStarted: started) else { return }
+                    recorded = true
                 }
             case .unchanged:
                 reported = report  // the same state, its freshest evidence
@@ -165,7 +228,12 @@ public final class WatchLoop {
             guard let shown = reported else { return }  // unreachable: the first check is always reported
             if session.observe(report, at: started.boottime) {
                 guard deliver(WatchRecord.expiring(report, reported: shown, sessionEnd: session.session?.endDate,
-                                                   allPaths: settings.allPaths)) else { return }
+                                                   allPaths: settings.allPaths), checkStarted: started) else { return }
+                recorded = true
+            }
+            // After a sleep, a record marks the moment watch observes again, whatever the check found.
+            if trigger == .resume && !recorded {
+                guard heartbeat(.resume) else { return }
             }
             counters.sessionEnd = session.session?.endDate
             handler.checked(reported: shown, counters: counters)
@@ -184,17 +252,7 @@ public final class WatchLoop {
             if let beat = settings.heartbeat, lastRecordAt + beat <= due.0, clock.now().boottime - lastRecordAt >= beat / 2 {
                 guard heartbeat() else { return }
             }
-            switch try wait(until: due) {
-            case .check(let why):
-                trigger = why
-                if why != .interval && why != .retry && why != .expiry { backoff.reset() }
-            case .reload(let fresh):
-                options = fresh
-                hold.reset()
-                trigger = .signal
-            case .stop:
-                return
-            }
+            guard proceed(try wait(until: due, heartbeats: true)) else { return }
         }
     }
 
@@ -229,12 +287,13 @@ public final class WatchLoop {
         case stop
     }
 
-    /// Sleeps until the next reason to check, writing the heartbeat when it falls due first.
-    private func wait(until due: (at: Duration, trigger: WatchTrigger)) throws -> WaitOutcome {
+    /// Sleeps until the next reason to check, writing the heartbeat when it falls due first
+    /// (`heartbeats`: the last check succeeded, and its state is what the heartbeat repeats).
+    private func wait(until due: (at: Duration, trigger: WatchTrigger), heartbeats: Bool) throws -> WaitOutcome {
         let options = options
         while true {
             let before = clock.now()
-            let beat = settings.heartbeat.map { lastRecordAt + $0 }
+            let beat = heartbeats && reported != nil ? settings.heartbeat.map { lastRecordAt + $0 } : nil
             let wakeAt = [due.at, beat, stallPollAt].compactMap { $0 }.min()!
             let wake = try events.next(within: max(wakeAt - before.boottime, .zero), decisive: { checker.gateMoved(options) })
             // Asleep during the wait: whatever woke us, the network may be another one now.
@@ -256,7 +315,11 @@ public final class WatchLoop {
                 if let beat, now >= beat {
                     guard heartbeat() else { return .stop }
                 }
-            case .clockJumped: continue  // the wall clock was set: timers run on the boot-time clock, nothing is due
+            case .clockJumped:
+                // The wall clock was set: timers run on the boot-time clock, nothing is due; a
+                // record marks the step, so the log's time on either side of it is not mistaken
+                // for time that passed.
+                if heartbeats { guard heartbeat(.clock) else { return .stop } }
             case .outputClosed: return .stop
             case .signal:
                 switch handler.signalArrived() {
@@ -270,10 +333,11 @@ public final class WatchLoop {
 }
 
 extension WatchRecord {
-    /// The record as this watch writes it: with its heartbeat.
-    func with(_ settings: WatchSettings) -> WatchRecord {
+    /// The record as this watch writes it: with its heartbeat and the boot clocks of its moment.
+    func with(_ settings: WatchSettings, _ clock: RecordClock) -> WatchRecord {
         var record = self
         record.heartbeat = settings.heartbeat
+        record.clock = clock
         return record
     }
 }

@@ -53,6 +53,9 @@ public struct WatchRecord: Sendable {
     public var writtenAt: Date?
     /// For `expiring`: the session's end as the warning check knew it.
     public var sessionEnd: Date?
+    /// The boot clocks at the record's `timestamp`, and the boot: what tells a reader a sleep
+    /// or a stepped wall clock from time watch observed. nil writes them as null.
+    public var clock: RecordClock?
     /// The interface the probes left through (empty when the path was down).
     public var interface: String {
         report.answer.families.isEmpty ? "" : report.answer.interface ?? ""
@@ -114,15 +117,21 @@ public struct WatchRecord: Sendable {
     }
 
     /// The report object (schema_version 1) with "event", "previous", "previous_reason",
-    /// "changed", "changed_paths", "trigger" and "heartbeat_seconds" added, on one line.
+    /// "changed", "changed_paths", "trigger", "heartbeat_seconds", "boot_id",
+    /// "boottime_seconds" and "monotonic_seconds" added, on one line.
     public var json: String {
         let report = JSONFormatter.format(self.report, timestamp: timestamp)
         precondition(report.hasPrefix("{"), "a report is a JSON object")
         let paths = changedPaths.map { JSONOut.object(["family": .string($0.family?.rawValue), "interface": .string($0.interface)]) }
         // The watch keys first, then the report's own, as watch has always written them.
-        let extra = "\"changed\":\(JSONOut.strings(changed).rendered()),\"changed_paths\":\(JSONOut.array(paths).rendered()),"
+        let reading = clock?.reading
+        func seconds(_ duration: Duration?) -> JSONOut { .number(duration.map { $0.inMilliseconds.rounded() / 1000 }) }
+        let extra = "\"boot_id\":\(JSONOut.string(clock?.bootID).rendered()),"
+            + "\"boottime_seconds\":\(seconds(reading?.boottime).rendered()),"
+            + "\"changed\":\(JSONOut.strings(changed).rendered()),\"changed_paths\":\(JSONOut.array(paths).rendered()),"
             + "\"event\":\(JSONOut.string(event.rawValue).rendered()),"
             + "\"heartbeat_seconds\":\(JSONOut.number(heartbeat.map { Double($0.inNanoseconds) / 1e9 }).rendered()),"
+            + "\"monotonic_seconds\":\(seconds(reading?.monotonic).rendered()),"
             + "\"previous\":\(JSONOut.string(previous?.verdict.rawValue).rendered()),"
             + "\"previous_reason\":\(JSONOut.string(previous?.reason.rawValue).rendered()),"
             + "\"trigger\":\(JSONOut.string(trigger.rawValue).rendered())"

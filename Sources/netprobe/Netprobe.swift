@@ -18,7 +18,12 @@ import NetprobeWatch
 @main
 enum Entry {
     static func main() {
-        if let option = overlongOption(CommandLine.arguments) {
+        // Read without /proc; none at all is refused, never taken for the default command (a check).
+        guard let arguments = ProgramArguments.read() else {
+            FileOutput.write("netprobe: cannot read the command line (no arguments were passed to the program)\n", to: STDERR_FILENO)
+            finish(ExitStatus.internalError)
+        }
+        if let option = overlongOption(arguments) {
             // Refused before the parser sees it: its "did you mean" search is quadratic in the
             // name's length (a 128 KiB option costs it seconds of CPU).
             let shown = TerminalText.escape(option, limit: 64)
@@ -26,7 +31,7 @@ enum Entry {
             finish(ExitStatus.usage)
         }
         do {
-            var command = try Netprobe.parseAsRoot()
+            var command = try Netprobe.parseAsRoot(Array(arguments.dropFirst()))
             try command.run()
             finish(0)
         } catch let code as ExitCode {

@@ -31,7 +31,11 @@ struct Watch: ParsableCommand {
             Portal API session (an "expiring" record once per session). Between those it sleeps in \
             poll(2). --timeout bounds each check (default: the probe set's timeout). An "alive" record \
             is written when nothing was for --heartbeat seconds, a "stop" record on a clean exit: both \
-            repeat the state reported last, so `netprobe report` knows how long it is proven.
+            repeat the state reported last, so `netprobe report` knows how long it is proven. Every \
+            record carries the kernel's boot clocks ("boot_id", "boottime_seconds", "monotonic_seconds"), \
+            and an "alive" record marks a resume ("resume") and a step of the wall clock ("clock"): a \
+            sleep or a stepped clock is never counted as observed time. A check that fails is said on \
+            stderr and tried again; it never ends watch.
 
             SIGINT/SIGTERM: finish the current record, end a running hook (SIGTERM to its process \
             group, SIGKILL half a second later), write the stop record, exit 0. SIGHUP: reload the \
@@ -107,7 +111,7 @@ struct Watch: ParsableCommand {
     func validate() throws {
         if options.effectiveFormat == .prometheus { throw ValidationError("netprobe watch prints text or json, not prometheus.") }
         // `.remaining` accepts a bare trailing --exec as an empty list.
-        if exec.first?.isEmpty ?? false || (exec.isEmpty && CommandLine.arguments.last == "--exec") {
+        if exec.first?.isEmpty ?? false || (exec.isEmpty && ProgramArguments.read()?.last == "--exec") {
             throw ValidationError("--exec needs a program.")
         }
         if heartbeat > 0 && heartbeat < 1 {

@@ -55,6 +55,10 @@ final class WatchOutput: WatchHandler {
         }
     }
 
+    func checkFailed(_ error: CheckError, retryIn: Duration) {
+        Log.note("check failed, trying again in \(Int(retryIn.inSeconds.rounded(.up))) s: \(error.description)")
+    }
+
     func signalArrived() -> WatchSignalAction {
         let interrupted = signals.take(SIGINT)
         if signals.take(SIGTERM) || interrupted { return .stop }

@@ -80,6 +80,24 @@ struct CommandLineTests {
         #expect(!version.stdout.isEmpty, "\(version)")
     }
 
+    /// Without /proc (a bare chroot, a minimal container) the command line is still the one
+    /// given: `--version` prints the version and a bad option is refused, where Swift's own
+    /// reading (/proc/self/cmdline) finds no arguments and the default command, a check, would run.
+    @Test func theCommandLineIsReadWithoutProc() throws {
+        let sandbox = try Sandbox()
+        // A mount namespace of its own inside the test's, so the tmpfs hides /proc from netprobe alone.
+        let noProc = ["unshare", "--mount", "--propagation", "private", "sh", "-c",
+                      "mount -t tmpfs none /proc && [ ! -e /proc/self ] && exec \"$@\"", "sh"]
+        let reference = try sandbox.run(["--version"], network: .loopbackOnly)
+        let version = try sandbox.run(["--version"], network: .loopbackOnly, wrapper: noProc)
+        #expect(version.status == 0 && version.stdout == reference.stdout && !version.stdout.isEmpty, "\(version)")
+        #expect(version.loopbackPacketsSent == 0, "\(version.stats)")
+        let bad = try sandbox.run(["--no-such-option"], network: .loopbackOnly, wrapper: noProc)
+        #expect(bad.status == 64 && bad.stderr.contains("--no-such-option"), "\(bad)")
+        let help = try sandbox.run(["watch", "--help"], network: .loopbackOnly, wrapper: noProc)
+        #expect(help.status == 0 && help.stdout.contains("--heartbeat"), "\(help)")
+    }
+
     /// An interface that does not exist cannot carry anything: offline no-link, nothing sent.
     @Test func unknownInterfaceIsNoLink() throws {
         let sandbox = try Sandbox()

@@ -104,6 +104,64 @@ import Testing
         #expect(watch.consume())
         #expect(unlink("\(links.directory)/2") == 0)
         #expect(watch.consume())
-        #expect(DirectoryWatch(["/nonexistent/leases"]) == nil)
+    }
+}
+
+/// The directory watch never goes deaf: directories that come later, go and come back, or
+/// events the kernel lost.
+@Suite struct DirectoryWatchLifeTests {
+    @Test func aDirectoryThatAppearsLaterIsWatchedThroughItsParent() throws {
+        let base = try TemporaryDirectory()
+        let watch = try #require(DirectoryWatch(["\(base.path)/netif/links"]))
+        #expect(watch.watched.isEmpty)
+        // An unrelated file in the parent is none of its business.
+        try base.write("unrelated")
+        #expect(!watch.consume())
+        #expect(mkdir("\(base.path)/netif", 0o755) == 0)
+        #expect(watch.consume())
+        #expect(watch.watched.isEmpty)
+        #expect(mkdir("\(base.path)/netif/links", 0o755) == 0)
+        #expect(watch.consume())
+        #expect(watch.watched == ["\(base.path)/netif/links"])
+        try base.write("netif/links/2")
+        #expect(watch.consume())
+    }
+
+    @Test func aDirectoryRemovedAndRecreatedIsWatchedAgain() throws {
+        let base = try TemporaryDirectory()
+        let links = "\(base.path)/links"
+        #expect(mkdir(links, 0o755) == 0)
+        let watch = try #require(DirectoryWatch([links]))
+        #expect(watch.watched == [links])
+        try FileManager.default.removeItem(atPath: links)
+        #expect(watch.consume())
+        #expect(watch.watched.isEmpty)
+        #expect(mkdir(links, 0o755) == 0)
+        #expect(watch.consume())
+        #expect(watch.watched == [links])
+        try base.write("links/2")
+        #expect(watch.consume())
+        // Moved away and another put in its place: the new one is watched.
+        #expect(rename(links, "\(links).old") == 0)
+        #expect(mkdir(links, 0o755) == 0)
+        #expect(watch.consume())
+        #expect(watch.watched == [links])
+        try base.write("links.old/3")
+        #expect(!watch.consume(), "the moved-away directory is no longer watched")
+        try base.write("links/3")
+        #expect(watch.consume())
+    }
+
+    /// More events than the kernel queues (16384 by default): the overflow is a change, and
+    /// the watches still work after it.
+    @Test func anOverflowIsAChangeAndTheWatchGoesOn() throws {
+        let base = try TemporaryDirectory()
+        let watch = try #require(DirectoryWatch([base.path]))
+        InotifyQueue.overflow(in: base.path)
+        #expect(watch.consume())
+        #expect(watch.overflows == 1)
+        #expect(watch.watched == [base.path])
+        try base.write("after")
+        #expect(watch.consume())
     }
 }

@@ -61,6 +61,9 @@ final class RecordingHandler: WatchHandler {
     }
     func checked(reported: Report, counters: WatchCounters) { checks.append((reported, counters)) }
     func signalArrived() -> WatchSignalAction { .stop }
+    /// Each failed check's error and the back-off it was given.
+    private(set) var failures: [(error: CheckError, retryIn: Duration)] = []
+    func checkFailed(_ error: CheckError, retryIn: Duration) { failures.append((error, retryIn)) }
     var summary: [String] { records.map { "\($0.event.rawValue) \($0.report.verdict.rawValue) \($0.trigger.rawValue)" } }
     var writtenSummary: [String] { written.map { "\($0.record.event.rawValue) \($0.record.report.verdict.rawValue)" } }
 }

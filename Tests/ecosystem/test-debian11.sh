@@ -6,7 +6,8 @@
 #     relocations (GLIBC_ABI_DT_RELR, glibc 2.36's loader)
 #   - `make dist`: the tarball's install.sh, run in the Debian 11 root, installs what
 #     `make install` installs, and --uninstall removes it; the tarball's binary is the one run
-#   - `--version`; `path --json` and an offline check (exit 1) in an empty network namespace
+#   - `--version` (in the root also without /proc); `path --json` and an offline check (exit 1)
+#     in an empty network namespace
 #   - in the lab, the open network (online, exit 0) and the redirect portal (portal with its
 #     login URL, exit 2), and, as libcurl 7.74 has no CURLOPT_QUICK_EXIT, the black hole and
 #     the blocked resolver (the deadline and the resolver cut-off hold)
@@ -81,6 +82,11 @@ check "the root is Debian 11: glibc 2.31 ($glibc_version), libcurl 7.74 ($curl_v
 for where in debian11 here; do
     if [ "$where" = debian11 ]; then bin=$IN_ROOT; else bin=$RELEASE; fi
     expect_eq "$where: --version" "$VERSION" "$(unshare -n "$bin" --version 2>&1)"
+    if [ "$where" = debian11 ]; then
+        # A bare chroot has no /proc: the arguments are still read, not taken for a check's.
+        expect_eq "$where: --version without /proc" "$VERSION" \
+            "$(unshare -n env NETPROBE_IN_ROOT_PROC=no "$bin" --version 2>&1)"
+    fi
     out=$(unshare -n "$bin" path --json 2>"$WORK/path.err")
     status=$?
     expect_eq "$where: path --json in an empty network namespace exits 0" 0 "$status"

@@ -27,6 +27,7 @@ public func fuzzWatchLog(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition(skipped == summary.malformed + summary.late, "every skipped line is counted once")
     precondition(summary.stops <= summary.records && summary.lostRuns <= summary.runs + 1, "runs miscounted")
     precondition(summary.notObserved <= summary.span, "more time unobserved than the span")
+    precondition(summary.unproven < max(summary.records, 1), "more unproven stretches than gaps between records")
     for tracker in summary.trackers {
         precondition(tracker.online >= 0 && tracker.portal >= 0 && tracker.offline >= 0, "negative time")
         precondition(tracker.observed <= summary.span, "a path observed longer than the whole span")

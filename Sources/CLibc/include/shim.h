@@ -33,4 +33,9 @@ static inline int np_timerfd_cancel_on_set_flags(void) { return TFD_TIMER_ABSTIM
 
 static inline int np_malloc_trim(void) { return malloc_trim(0); }
 
+/* The arguments main was given (arguments.c): the count, -1 when the C library handed none to
+ * the program's initialisers; and one of them, NULL past the end. Read without /proc. */
+int np_program_argc(void);
+char *np_program_argument(int index);
+
 #endif
