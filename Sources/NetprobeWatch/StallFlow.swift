@@ -7,10 +7,10 @@ import NetprobeSystem
 ///   a gateway (or out of a point-to-point link) counts. A neighbour on the link (the
 ///   gateway's own address, a NAS, an SSH session from the LAN) proves the link, not the way
 ///   out; the machine's own addresses and loopback prove nothing.
-/// - It delivered when the bytes its peer acknowledged, or the bytes it received in order,
-///   grew: the way out carried something at the moment it last heard from its peer. A segment
-///   that only arrives again (a sender whose acknowledgements are lost retransmits) adds
-///   nothing to either count.
+/// - It delivered when the bytes its peer acknowledged, or the bytes it received in order
+///   while none of its own waited for acknowledgement, grew: the way out carried something at
+///   the moment it last heard from its peer. A segment that only arrives again (a sender whose
+///   acknowledgements are lost retransmits) adds nothing to either count.
 /// - A send stalled when data (or a SYN) is outstanding, its retransmissions went unanswered
 ///   through `timeoutsInARow` timeouts in a row (the kernel resets that count at any
 ///   acknowledgement of new data), and nothing came back for `silence`.
@@ -55,7 +55,11 @@ struct StallFlow: Equatable {
         let streak = arriving ? (before?.streak ?? 0) + 1 : 0
         var flow = StallFlow(seen: Seen(acked: socket.bytesAcked, received: socket.bytesReceived, streak: streak,
                                         streamed: streak >= 2 || before?.streamed == true))
-        let heard = [receivedGrew ? sinceData : nil, ackedGrew ? sinceAck : nil].compactMap { $0 }
+        // New data received proves the way in; it proves the way out too only when nothing of
+        // ours waits for an answer (a peer keeps sending for a window's worth after our
+        // acknowledgements and data stopped reaching it).
+        let receiveProves = receivedGrew && socket.unacked == 0
+        let heard = [receiveProves ? sinceData : nil, ackedGrew ? sinceAck : nil].compactMap { $0 }
         if let latest = heard.min() { flow.deliveredAt = now - latest }
         let outstanding = socket.state == .synSent || socket.unacked > 0
         if outstanding && socket.timeoutsInARow >= timeoutsInARow && sinceAck >= silence {
@@ -63,7 +67,7 @@ struct StallFlow: Equatable {
         } else if socket.state == .established, flow.seen.streamed, sinceData >= silence {
             flow.stalledSince = now - sinceData
         }
-        flow.busy = flow.stalledSince == nil && (outstanding || !heard.isEmpty || flow.seen.streamed)
+        flow.busy = flow.stalledSince == nil && (outstanding || receivedGrew || ackedGrew || flow.seen.streamed)
         return flow
     }
 }

@@ -74,6 +74,12 @@ import Testing
              before: [download(1, from: peerA, received: 10, silentMs: 57_000), download(2, from: peerB, received: 10, silentMs: 87_000)],
              after: [download(1, from: peerA, received: 10, silentMs: 60_000), download(2, from: peerB, received: 10, silentMs: 90_000)],
              suspected: false, active: 0),
+        Case(label: "the way out dead, the way in not: new data still arrives while ours goes unanswered: suspected",
+             before: [TCPSocketInfo(cookie: 1, state: .established, source: me, destination: peerA, unacked: 1, timeoutsInARow: 0,
+                                    sinceDataReceivedMs: 100, sinceAckReceivedMs: 1_900, bytesAcked: 40, bytesReceived: 40)],
+             after: [TCPSocketInfo(cookie: 1, state: .established, source: me, destination: peerA, unacked: 2, timeoutsInARow: 3,
+                                   sinceDataReceivedMs: 1_000, sinceAckReceivedMs: 4_900, bytesAcked: 40, bytesReceived: 41)],
+             suspected: true, active: 1),
         Case(label: "an empty table", before: [], after: [], suspected: false, active: 0),
     ]
 
