@@ -210,3 +210,31 @@ extension StallDetectorTests {
         #expect(suspected([later], 104 + 1_810))
     }
 }
+
+extension StallDetectorTests {
+    /// One upload to one server stalls (the server died): watch checks once, finds the network
+    /// online, and the same stall raises nothing more; the table goes back to the idle pace.
+    @Test func watchChecksAOneServerStallOnceThenBacksOff() throws {
+        let clock = ScriptedClock()
+        let sockets = ScriptedSockets()
+        var silentMs = 0
+        func dead() -> [TCPSocketInfo] { [Self.upload(1, to: Self.peerA, timeouts: silentMs >= 1_000 ? 4 : 0, silentMs: silentMs)] }
+        sockets.table = dead()
+        let step: (Duration?) -> ChangeWaiter.Wake = { timeout in
+            clock.advance(timeout ?? .zero)
+            silentMs += Int((timeout ?? .zero).components.seconds) * 1000
+            sockets.table = dead()
+            return .timer
+        }
+        let events = ScriptedWatchEvents(Array(repeating: step, count: 6))
+        let handler = RecordingHandler(clock: clock)
+        let loop = WatchLoop(checker: Checker(source: ScriptedPaths(Kit.dualStack), makeRunner: { ScriptedRunner { _, _ in Kit.ok(2) } }),
+                             events: events, options: Kit.options(), settings: WatchSettings(interval: .seconds(600), hold: .zero),
+                             clock: clock, jitter: .off, handler: handler, sockets: sockets)
+        try loop.run()
+        #expect(handler.summary == ["start online start"], "\(handler.summary)")
+        #expect(handler.checks.count == 2 && handler.checks.last?.counters.stallSuspected == 1)
+        // In flight at first (3 s), then stalled: checked; then explained by that check: 30 s.
+        #expect(events.timeouts.suffix(3) == [StallDetector.idlePoll, StallDetector.idlePoll, StallDetector.idlePoll], "\(events.timeouts)")
+    }
+}

@@ -16,7 +16,8 @@ CHECKS=()
 # First, watch starts with no TCP connection: 30 s without a record, then two downloads and an
 # upload begin, 35 s more without one (the empty table is read every 30 s, then twice 3 s
 # apart), then the drop. Then 30 s of a dead peer (a websocket whose peer is dropped) beside
-# finished keep-alive responses: no record, the counter 0.
+# finished keep-alive responses (STALL_KEEPALIVE_SECONDS, e.g. 300 for five minutes): no
+# record, the counter 0.
 scenario_test() {
     source "$LAB_DIR/lib/stall.sh"
     local vendor=203.0.113
@@ -30,11 +31,11 @@ scenario_test() {
     stall_flows 1000000 "W@$vendor.15"
     "$LAB" do block "ip daddr $vendor.15" drop
     stall_flows 1000000 "K@$vendor.13" "K@$vendor.14"
-    stall_quiet keepalive 30
+    stall_quiet keepalive "${STALL_KEEPALIVE_SECONDS:-30}"
     [[ $(grep -c . "$DIR/keepalive.jsonl") == 1 && $(stall_counter keepalive) == 0 ]] ||
         echo "keepalive: a dead peer beside finished responses raised $(grep -c . "$DIR/keepalive.jsonl") record(s), counter $(stall_counter keepalive)" >>"$DIR/problems.txt"
     stall_stop keepalive
-    echo "keepalive: 30 s, no record, no suspicion" >>"$DIR/detection.txt"
+    echo "keepalive: ${STALL_KEEPALIVE_SECONDS:-30} s, no record, no suspicion" >>"$DIR/detection.txt"
 
     stall_flows 50000 "D@$vendor.10" "D@$vendor.11" "U@$vendor.12"
     stall_watch slow && stall_quiet slow 7 && stall_drop slow
