@@ -103,6 +103,7 @@ public struct StallDetector {
         let window = lastDump.map { now - $0 >= Self.minimumWindow } ?? false
         var judgement = Judgement()
         var seen: [UInt64: StallFlow.Seen] = [:]
+        seen.reserveCapacity(lastSeen.count)
         var stalls: [(since: Duration, prefix: [UInt8])] = []
         for socket in sockets {
             guard let flow = StallFlow.assess(socket, before: lastSeen[socket.cookie], path: path, at: now) else { continue }

@@ -59,8 +59,9 @@ struct StallFlow: Equatable {
         // ours waits for an answer (a peer keeps sending for a window's worth after our
         // acknowledgements and data stopped reaching it).
         let receiveProves = receivedGrew && socket.unacked == 0
-        let heard = [receiveProves ? sinceData : nil, ackedGrew ? sinceAck : nil].compactMap { $0 }
-        if let latest = heard.min() { flow.deliveredAt = now - latest }
+        if receiveProves || ackedGrew {
+            flow.deliveredAt = now - (receiveProves && ackedGrew ? min(sinceData, sinceAck) : receiveProves ? sinceData : sinceAck)
+        }
         let outstanding = socket.state == .synSent || socket.unacked > 0
         if outstanding && socket.timeoutsInARow >= timeoutsInARow && sinceAck >= silence {
             flow.stalledSince = now - sinceAck
