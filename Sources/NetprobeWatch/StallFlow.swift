@@ -63,7 +63,13 @@ struct StallFlow: Equatable {
             flow.deliveredAt = now - (receiveProves && ackedGrew ? min(sinceData, sinceAck) : receiveProves ? sinceData : sinceAck)
         }
         let outstanding = socket.state == .synSent || socket.unacked > 0
-        if outstanding && socket.timeoutsInARow >= timeoutsInARow && sinceAck >= silence {
+        if socket.state == .synSent {
+            // An opening socket has heard nothing yet (the kernel's time since the last
+            // acknowledgement counts from boot): its SYN went out at least the retransmission
+            // timeouts ago, 1 s doubling.
+            let timeouts = socket.timeoutsInARow
+            if timeouts >= timeoutsInARow { flow.stalledSince = now - .seconds((1 << min(timeouts, 16)) - 1) }
+        } else if outstanding && socket.timeoutsInARow >= timeoutsInARow && sinceAck >= silence {
             flow.stalledSince = now - sinceAck
         } else if socket.state == .established, flow.seen.streamed, sinceData >= silence {
             flow.stalledSince = now - sinceData

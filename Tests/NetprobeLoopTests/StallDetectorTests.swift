@@ -32,8 +32,9 @@ import Testing
     }
 
     static func syn(_ cookie: UInt64, to peer: [UInt8], timeouts: Int) -> TCPSocketInfo {
+        // An opening socket never heard from its peer: the kernel counts that from boot.
         TCPSocketInfo(cookie: cookie, state: .synSent, source: me, destination: peer, timeoutsInARow: timeouts,
-                      sinceDataReceivedMs: 5_000, sinceAckReceivedMs: 5_000)
+                      sinceDataReceivedMs: 86_400_000, sinceAckReceivedMs: 86_400_000)
     }
 
     /// Two dumps 3 s apart, the second judged.
@@ -70,6 +71,10 @@ import Testing
                      upload(3, to: peerA, from: [10, 0, 0, 2])], suspected: false, active: 0),
         Case(label: "a connection whose SYN went unanswered through two timeouts: suspected",
              before: [], after: [syn(1, to: peerA, timeouts: 2)], suspected: true, active: 1),
+        Case(label: "a SYN unanswered since a download delivered its last bytes (its own silence counts from the SYN, not from boot)",
+             before: [download(2, from: peerB, received: 9_000, silentMs: 10)],
+             after: [syn(1, to: peerA, timeouts: 2), download(2, from: peerB, received: 9_000, silentMs: 3_010)],
+             suspected: true, active: 1),
         Case(label: "finished downloads and idle connections only: nothing waits for an answer",
              before: [download(1, from: peerA, received: 10, silentMs: 57_000), download(2, from: peerB, received: 10, silentMs: 87_000)],
              after: [download(1, from: peerA, received: 10, silentMs: 60_000), download(2, from: peerB, received: 10, silentMs: 90_000)],
@@ -193,19 +198,19 @@ extension StallDetectorTests {
         #expect(!suspected([Self.syn(2, to: [203, 0, 113, 99], timeouts: 3)], 120))
         // Another service stalls within the minute: nothing yet; after it: checked.
         let other = TCPSocketInfo(cookie: 3, state: .synSent, source: Self.me, destination: Self.peerC, timeoutsInARow: 2,
-                                  sinceDataReceivedMs: 3_000, sinceAckReceivedMs: 3_000)
+                                  sinceDataReceivedMs: 86_400_000, sinceAckReceivedMs: 86_400_000)
         #expect(!suspected([other], 150))
         #expect(suspected([other], 170))
         detector.checked(online: true, at: at(171))
         // A third prefix: the quiet time has doubled.
         let third = TCPSocketInfo(cookie: 4, state: .synSent, source: Self.me, destination: [198, 18, 0, 1], timeoutsInARow: 2,
-                                  sinceDataReceivedMs: 3_000, sinceAckReceivedMs: 3_000)
+                                  sinceDataReceivedMs: 86_400_000, sinceAckReceivedMs: 86_400_000)
         #expect(!suspected([third], 171 + 100))
         #expect(suspected([third], 171 + 121))
         // That check found the network down: the next stall is checked at once, even to the first prefix after its back-off.
         detector.checked(online: false, at: at(300))
         let later = TCPSocketInfo(cookie: 5, state: .synSent, source: Self.me, destination: Self.peerA, timeoutsInARow: 2,
-                                  sinceDataReceivedMs: 3_000, sinceAckReceivedMs: 3_000)
+                                  sinceDataReceivedMs: 86_400_000, sinceAckReceivedMs: 86_400_000)
         #expect(!suspected([later], 104 + 1_790))
         #expect(suspected([later], 104 + 1_810))
     }
