@@ -25,8 +25,12 @@ public struct TCPSocketInfo: Sendable, Equatable {
     /// Retransmission timeouts in a row for the oldest unacknowledged segment (a SYN's retries):
     /// reset by any acknowledgement, so two or more mean nothing came back for that long.
     public var timeoutsInARow: Int
-    /// Milliseconds since the socket last received anything (data or an acknowledgement).
-    public var sinceReceivedMs: Int
+    /// Milliseconds since the socket last received data, and since it last received an
+    /// acknowledgement: when its peer was last heard from, as a receiver and as a sender.
+    public var sinceDataReceivedMs: Int
+    public var sinceAckReceivedMs: Int
+    /// Milliseconds since anything was received: the more recent of the two.
+    public var sinceReceivedMs: Int { min(sinceDataReceivedMs, sinceAckReceivedMs) }
     /// Segments sent and received, and segments retransmitted, since the socket opened.
     public var segmentsOut: Int
     public var segmentsIn: Int
@@ -35,10 +39,14 @@ public struct TCPSocketInfo: Sendable, Equatable {
     /// the connection delivered. A retransmitted segment received again adds nothing here.
     public var bytesAcked: UInt64
     public var bytesReceived: UInt64
+    /// How the kernel routes to `destination` (`DestinationRoutes`): only a way out through a
+    /// gateway says anything about the uplink.
+    public var route: DestinationRoute
 
     public init(cookie: UInt64, state: State, source: [UInt8], destination: [UInt8], destinationPort: Int = 443, unacked: Int = 0,
-                timeoutsInARow: Int = 0, sinceReceivedMs: Int = 0, segmentsOut: Int = 0, segmentsIn: Int = 0, retransmitted: Int = 0,
-                bytesAcked: UInt64 = 0, bytesReceived: UInt64 = 0) {
+                timeoutsInARow: Int = 0, sinceDataReceivedMs: Int = 0, sinceAckReceivedMs: Int = 0, segmentsOut: Int = 0,
+                segmentsIn: Int = 0, retransmitted: Int = 0, bytesAcked: UInt64 = 0, bytesReceived: UInt64 = 0,
+                route: DestinationRoute = .viaGateway) {
         self.cookie = cookie
         self.state = state
         self.source = source
@@ -46,12 +54,14 @@ public struct TCPSocketInfo: Sendable, Equatable {
         self.destinationPort = destinationPort
         self.unacked = unacked
         self.timeoutsInARow = timeoutsInARow
-        self.sinceReceivedMs = sinceReceivedMs
+        self.sinceDataReceivedMs = sinceDataReceivedMs
+        self.sinceAckReceivedMs = sinceAckReceivedMs
         self.segmentsOut = segmentsOut
         self.segmentsIn = segmentsIn
         self.retransmitted = retransmitted
         self.bytesAcked = bytesAcked
         self.bytesReceived = bytesReceived
+        self.route = route
     }
 }
 
@@ -68,7 +78,10 @@ public struct TCPSocketTableError: Error, CustomStringConvertible {
 ///
 /// Where the socket table is read: the kernel (`TCPSocketTable`), or a script in tests.
 public protocol TCPSocketSource: AnyObject {
+    /// The sockets, each with the route to its destination.
     func sockets() throws -> [TCPSocketInfo]
+    /// The routes may have changed (a check ran): destinations are asked again.
+    func routesChanged()
 }
 
 /// Not Sendable: one owner, one thread.
@@ -76,6 +89,7 @@ public final class TCPSocketTable: TCPSocketSource {
     private let descriptor: Int32
     private var buffer = [UInt8](repeating: 0, count: 32 * 1024)
     private var parsed: [cnetlink_tcp_socket]
+    private let routes = DestinationRoutes()
     /// The most sockets one dump returns; the rest are counted (`dropped`) and left out.
     public static let capacity = 16_384
     public private(set) var dropped = 0
@@ -105,6 +119,10 @@ public final class TCPSocketTable: TCPSocketSource {
         return all
     }
 
+    public func routesChanged() {
+        routes.forget()
+    }
+
     private func receive(into all: inout [TCPSocketInfo]) throws(TCPSocketTableError) {
         while true {
             let length = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
@@ -125,7 +143,8 @@ public final class TCPSocketTable: TCPSocketSource {
             for index in 0..<min(Int(count), parsed.count) {
                 if all.count >= Self.capacity {
                     dropped += 1
-                } else if let socket = Self.info(parsed[index]) {
+                } else if var socket = Self.info(parsed[index]) {
+                    socket.route = routes.route(to: socket.destination)
                     all.append(socket)
                 }
             }
@@ -148,7 +167,7 @@ public final class TCPSocketTable: TCPSocketSource {
         return TCPSocketInfo(cookie: raw.cookie, state: state, source: address(raw.source), destination: address(raw.destination),
                              destinationPort: Int(raw.destination_port), unacked: Int(info.unacked),
                              timeoutsInARow: Int(info.retransmits),
-                             sinceReceivedMs: Int(min(info.last_data_recv, info.last_ack_recv)),
+                             sinceDataReceivedMs: Int(info.last_data_recv), sinceAckReceivedMs: Int(info.last_ack_recv),
                              segmentsOut: Int(info.segs_out), segmentsIn: Int(info.segs_in), retransmitted: Int(info.total_retrans),
                              bytesAcked: info.bytes_acked, bytesReceived: info.bytes_received)
     }

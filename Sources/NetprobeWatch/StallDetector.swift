@@ -2,145 +2,146 @@ import NetprobeWire
 import NetprobeVerdict
 import NetprobeSystem
 
-/// Passive stall detection: while online, the machine's own TCP traffic on the verdict's path
-/// says whether that path still carries anything, with nothing sent to find out. When it
+/// Passive stall detection: while online, the machine's own TCP traffic through the gateway
+/// says whether the way out still carries anything, with nothing sent to find out. When it
 /// stalls, watch re-checks at once (trigger `stall`) instead of at the next interval.
 ///
 /// Android's data-stall detection polls tcp_info every 20 s and re-validates when, over the
 /// poll window, at least 10 segments were sent, 80% of them lost or retransmitted, and nothing
-/// was received: it needs a whole window of evidence, so it acts 20 to 40 s after a stall, and
-/// polls every 20 s whether or not anything is in flight. This detector compares each socket
-/// with itself one dump earlier, and reads what the kernel knows of it now:
+/// was received: it needs a whole window of evidence and acts 20 to 40 s after a stall. This
+/// detector compares each socket with itself one dump earlier (`StallFlow`: what counts, what
+/// a delivery, a stalled send and a stopped receive are) and judges by time:
 ///
-/// - A socket delivered when the bytes its peer acknowledged, or the bytes it received in
-///   order, grew since the last dump. Segments that only arrive again (a sender across a path
-///   that drops our acknowledgements retransmits into it) deliver nothing.
-/// - A sender is stalled when its data in flight (or its SYN) went unanswered through at least
-///   two retransmission timeouts in a row (the kernel resets that count at any acknowledgement
-///   of new data) and it delivered nothing since the last dump.
-/// - A download stopped mid-stream when it delivered between the two dumps before and nothing
-///   since (its sender, across the dead path, is the one retransmitting).
-/// - The path is suspected when nothing on it delivered since the last dump (at least
-///   `minimumWindow` ago), and at least `minimumPeers` destinations have stalled senders or
-///   stopped downloads, one at least a stalled sender. One server that hangs, drops or went
-///   away (a peer that just closed, or died) stalls its own sockets only; any traffic that
-///   still flows proves the path. A suspicion is not raised again while the stalls go to the
-///   destinations it was raised for (an application reconnecting to a dead server), only when
-///   others stall too, or after the stall is over.
-/// - It reads the table every `activePoll` while a socket on the path has data in flight or
-///   delivered, so a stall is seen 3 to 6 s after it began (the first dump after it still
-///   shows what was delivered before); every `connectedPoll` while the path has only idle
-///   connections (one may start sending at any moment); and every `emptyPoll` when the path
-///   has no TCP connection at all: a machine without TCP traffic costs a dump of an empty
-///   table every two minutes, and no wake-up in between. Traffic that starts on such a path is
-///   seen at the next of those dumps, so a stall within its first two minutes may be seen that
-///   much later.
+/// - The way out was proven at the latest moment any socket through it delivered, or a check
+///   found the network online.
+/// - A stalled flow whose peer fell silent more than `margin` before that moment is its own
+///   server's trouble (a dead peer, a websocket whose NAT entry expired): the way out carried
+///   other traffic after it went quiet. It never raises a check, however long it lasts.
+/// - Any other stalled flow, even a single one to a single destination, raises a suspicion:
+///   check now. Its cost when wrong is one check, and it is bounded: when the check finds the
+///   network online, stalls to the same destinations (by prefix, /24 for IPv4 and /48 for
+///   IPv6, so a service's neighbouring addresses count as one) raise no check for
+///   `prefixBackoff`, and no stall at all raises one for `quiet`, which doubles after each such
+///   check up to `prefixBackoff` (so addresses rotating across prefixes cost few checks) and
+///   starts again once a stall check finds the network down.
+/// - It reads the table every `activePoll` while traffic through the gateway is in flight,
+///   arriving, or stalled and not yet explained, so a stall is seen 3 to 6 s after it began;
+///   otherwise every `idlePoll`, with idle connections or none: two wake-ups a minute, and
+///   traffic that starts is seen within 30 s.
 public struct StallDetector {
     public static let activePoll: Duration = .seconds(3)
-    public static let connectedPoll: Duration = .seconds(30)
-    public static let emptyPoll: Duration = .seconds(120)
-    /// The shortest stretch without delivery that can show a stall.
+    public static let idlePoll: Duration = .seconds(30)
+    /// The shortest stretch between two dumps that can show a stall.
     public static let minimumWindow: Duration = .seconds(2)
-    /// Retransmission timeouts in a row that make a sender stalled.
-    public static let timeoutsInARow = 2
-    /// Different destinations that must stall together.
-    public static let minimumPeers = 2
+    /// How much earlier than the way out's last proof a flow must have fallen silent to be its
+    /// own peer's trouble: deliveries still in flight at the moment a path dies arrive a little
+    /// after the last acknowledgement of a flow beside them.
+    public static let margin: Duration = .seconds(1)
+    /// After a stall check found the network online: how long stalls to the same prefixes are
+    /// not checked, and the first and longest pause for every stall.
+    public static let prefixBackoff: Duration = .seconds(1800)
+    public static let firstQuiet: Duration = .seconds(60)
 
     public struct Judgement: Equatable, Sendable {
-        /// Sockets on the path (established or opening).
+        /// Sockets through the gateway on the path (established or opening).
         public var onPath = 0
-        /// Sockets on the path with data in flight, a SYN out, or that delivered: the pace is brisk.
+        /// Sockets whose traffic keeps the brisk pace: in flight, arriving, or stalled unexplained.
         public var active = 0
-        /// Stalled senders and stopped downloads on the path, and the destinations they go to.
+        /// Stalled flows the way out's last proof does not explain, and their destination prefixes.
         public var stalled = 0
         public var stalledPeers = 0
-        /// Some socket on the path delivered since the last dump.
+        /// Some socket through the gateway delivered since the last dump.
         public var progressing = false
-        /// The path is suspected: check it now.
+        /// Check now.
         public var suspected = false
     }
 
-    private struct Seen {
-        var acked: UInt64
-        var received: UInt64
-        /// It received new data between the dump before and this one.
-        var receiving: Bool
-    }
-
-    /// Each socket on the path at the last dump, and when that dump was.
-    private var lastSeen: [UInt64: Seen] = [:]
+    private var lastSeen: [UInt64: StallFlow.Seen] = [:]
     private var lastDump: Duration?
-    /// The destinations of the last suspicion: stalls to those alone do not raise another.
-    private var suspectedPeers: Set<[UInt8]> = []
+    /// The latest moment the way out was seen to carry traffic.
+    private var provenAt: Duration?
+    /// Prefixes whose stalls raise no check until the time given.
+    private var quietPrefixes: [[UInt8]: Duration] = [:]
+    private var quietUntil: Duration = .zero
+    private var quiet = firstQuiet
+    /// The prefixes of the suspicion whose check has not run yet.
+    private var raised: Set<[UInt8]> = []
 
     public init() {}
 
-    /// Reads one dump taken at `now` (boot-time clock) and remembers it for the next. `path`:
-    /// the addresses of the interfaces the verdict rests on (a socket leaving from one of them
-    /// is on the path; loopback and other links are not). `suspected` here knows nothing of
-    /// earlier suspicions (`judge` does).
+    /// Reads one dump taken at `now` (boot-time clock) right after a check: it sets the
+    /// baseline and the pace; a suspicion it finds is not acted on (the check just ran).
+    /// `path`: the addresses of the interfaces the verdict rests on.
     public mutating func read(_ sockets: [TCPSocketInfo], path: Set<[UInt8]>, at now: Duration) -> Judgement {
-        examine(sockets, path: path, at: now).judgement
+        examine(sockets, path: path, at: now, acting: false)
     }
 
-    /// Reads one dump and decides: a suspicion the last one already raised for the same
-    /// destinations is not raised again.
+    /// Reads one dump on the detector's own timer and decides whether to check.
     public mutating func judge(_ sockets: [TCPSocketInfo], path: Set<[UInt8]>, at now: Duration) -> Judgement {
-        var (judgement, peers) = examine(sockets, path: path, at: now)
-        judgement.suspected = judgement.suspected && !peers.isSubset(of: suspectedPeers)
-        if judgement.suspected { suspectedPeers = peers }
-        return judgement
+        examine(sockets, path: path, at: now, acting: true)
     }
 
-    private mutating func examine(_ sockets: [TCPSocketInfo], path: Set<[UInt8]>, at now: Duration)
-        -> (judgement: Judgement, peers: Set<[UInt8]>) {
+    /// A check that began at `at` ended: online proves the way out at that moment; after a
+    /// suspicion, it also says whether the suspicion was wrong (and the back-off begins).
+    public mutating func checked(online: Bool, at: Duration) {
+        if online { provenAt = max(provenAt ?? at, at) }
+        guard !raised.isEmpty else { return }
+        if online {
+            if quietPrefixes.count > 256 { quietPrefixes = quietPrefixes.filter { $0.value > at } }
+            for prefix in raised { quietPrefixes[prefix] = at + Self.prefixBackoff }
+            quietUntil = at + quiet
+            quiet = min(quiet * 2, Self.prefixBackoff)
+        } else {
+            quiet = Self.firstQuiet
+        }
+        raised = []
+    }
+
+    private mutating func examine(_ sockets: [TCPSocketInfo], path: Set<[UInt8]>, at now: Duration, acting: Bool) -> Judgement {
         // Too soon after the last dump (a check just ran) to tell silence from a pause: the
         // last dump stays the baseline, and nothing is suspected.
         let window = lastDump.map { now - $0 >= Self.minimumWindow } ?? false
         var judgement = Judgement()
-        var peers: Set<[UInt8]> = []
-        var senders = 0
-        var seen: [UInt64: Seen] = [:]
-        for socket in sockets where path.contains(socket.source) {
+        var seen: [UInt64: StallFlow.Seen] = [:]
+        seen.reserveCapacity(lastSeen.count)
+        var stalls: [(since: Duration, prefix: [UInt8])] = []
+        for socket in sockets {
+            guard let flow = StallFlow.assess(socket, before: lastSeen[socket.cookie], path: path, at: now) else { continue }
             judgement.onPath += 1
-            let before = lastSeen[socket.cookie]
-            let receiving = before.map { socket.bytesReceived > $0.received } ?? false
-            // A socket new since the last dump delivered if it heard from its peer within the window.
-            let delivered = before.map { receiving || socket.bytesAcked > $0.acked }
-                ?? (socket.state == .established && socket.sinceReceivedMs < Self.minimumWindow.milliseconds)
-            seen[socket.cookie] = Seen(acked: socket.bytesAcked, received: socket.bytesReceived,
-                                       receiving: receiving || (before == nil && delivered))
-            if delivered { judgement.progressing = true }
-            let sending = socket.state == .synSent || (socket.state == .established && socket.unacked > 0)
-            if sending || delivered { judgement.active += 1 }
-            if sending && !delivered && socket.timeoutsInARow >= Self.timeoutsInARow {
-                senders += 1
-                judgement.stalled += 1
-                peers.insert(socket.destination)
-            } else if socket.state == .established, before?.receiving == true, !delivered {
-                judgement.stalled += 1
-                peers.insert(socket.destination)
+            seen[socket.cookie] = flow.seen
+            if let delivered = flow.deliveredAt {
+                judgement.progressing = true
+                provenAt = max(provenAt ?? delivered, delivered)
             }
+            if flow.busy { judgement.active += 1 }
+            if let since = flow.stalledSince { stalls.append((since, Self.prefix(of: socket.destination))) }
         }
-        judgement.stalledPeers = peers.count
-        judgement.suspected = window && !judgement.progressing && senders > 0 && peers.count >= Self.minimumPeers
+        var prefixes: Set<[UInt8]> = []
+        for stall in stalls {
+            let explained = provenAt.map { $0 > stall.since + Self.margin } ?? false
+            let backedOff = quietPrefixes[stall.prefix].map { $0 > now } ?? false
+            guard !explained, !backedOff else { continue }
+            judgement.stalled += 1
+            judgement.active += 1
+            prefixes.insert(stall.prefix)
+        }
+        judgement.stalledPeers = prefixes.count
+        judgement.suspected = window && !prefixes.isEmpty && now >= quietUntil
+        if acting && judgement.suspected { raised = prefixes }
         if lastDump == nil || window {
             lastSeen = seen
             lastDump = now
         }
-        if peers.isEmpty { suspectedPeers = [] }  // the stall is over: a later one, to whatever destinations, is news
-        return (judgement, peers)
+        return judgement
+    }
+
+    /// A destination's prefix: /24 for IPv4, /48 for IPv6.
+    static func prefix(of address: [UInt8]) -> [UInt8] {
+        Array(address.prefix(address.count == 4 ? 3 : 6))
     }
 
     /// When to look again after a dump that found `judgement`.
     public static func nextPoll(after judgement: Judgement) -> Duration {
-        judgement.active > 0 ? activePoll : judgement.onPath > 0 ? connectedPoll : emptyPoll
-    }
-}
-
-extension Duration {
-    fileprivate var milliseconds: Int {
-        let (seconds, attoseconds) = components
-        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+        judgement.active > 0 ? activePoll : idlePoll
     }
 }

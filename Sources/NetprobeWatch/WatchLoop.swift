@@ -242,6 +242,9 @@ public final class WatchLoop {
             checker.prepare()
 
             let online = report.verdict == .online
+            // Online proves the way out as of the check's start; after a stall, it also starts the back-off.
+            stall.checked(online: online, at: started.boottime)
+            sockets?.routesChanged()
             surveySockets(online: online)
             let regular = clock.now().boottime + jitter.spread(online ? settings.interval : backoff.next())
             let due = [(regular, online ? WatchTrigger.interval : .retry), hold.recheckAt.map { ($0, WatchTrigger.retry) },

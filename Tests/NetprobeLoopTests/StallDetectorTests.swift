@@ -12,23 +12,29 @@ import Testing
 @Suite struct StallDetectorTests {
     static let me: [UInt8] = [198, 51, 100, 2]
     static let path: Set<[UInt8]> = [me]
-    static let peerA: [UInt8] = [203, 0, 113, 10], peerB: [UInt8] = [203, 0, 113, 11], peerC: [UInt8] = [203, 0, 113, 12]
+    static let peerA: [UInt8] = [203, 0, 113, 10], peerB: [UInt8] = [203, 0, 113, 11], peerC: [UInt8] = [192, 0, 2, 12]
+    /// The gateway's own address: a neighbour on the link.
+    static let gateway: [UInt8] = [198, 51, 100, 1]
 
     /// An upload whose data has gone unanswered through `timeouts` retransmission timeouts
-    /// (`acked` grows while it is answered).
-    static func upload(_ cookie: UInt64, to peer: [UInt8], timeouts: Int = 3, acked: UInt64 = 5_000_000, from source: [UInt8] = me)
-        -> TCPSocketInfo {
+    /// (`acked` grows while it is answered), its peer silent for `silentMs`.
+    static func upload(_ cookie: UInt64, to peer: [UInt8], timeouts: Int = 3, acked: UInt64 = 5_000_000, silentMs: Int = 4_000,
+                       from source: [UInt8] = me, route: DestinationRoute = .viaGateway) -> TCPSocketInfo {
         TCPSocketInfo(cookie: cookie, state: .established, source: source, destination: peer, unacked: 10, timeoutsInARow: timeouts,
-                      sinceReceivedMs: 4_000, bytesAcked: acked)
+                      sinceDataReceivedMs: 600_000, sinceAckReceivedMs: silentMs, bytesAcked: acked, route: route)
     }
 
-    /// A download that has received `received` bytes.
-    static func download(_ cookie: UInt64, from peer: [UInt8], received: UInt64, silentMs: Int = 3) -> TCPSocketInfo {
-        TCPSocketInfo(cookie: cookie, state: .established, source: me, destination: peer, sinceReceivedMs: silentMs, bytesReceived: received)
+    /// A download that has received `received` bytes, the last of them `silentMs` ago.
+    static func download(_ cookie: UInt64, from peer: [UInt8], received: UInt64, silentMs: Int = 3,
+                         route: DestinationRoute = .viaGateway) -> TCPSocketInfo {
+        TCPSocketInfo(cookie: cookie, state: .established, source: me, destination: peer, sinceDataReceivedMs: silentMs,
+                      sinceAckReceivedMs: silentMs, bytesAcked: 200, bytesReceived: received, route: route)
     }
 
     static func syn(_ cookie: UInt64, to peer: [UInt8], timeouts: Int) -> TCPSocketInfo {
-        TCPSocketInfo(cookie: cookie, state: .synSent, source: me, destination: peer, timeoutsInARow: timeouts, sinceReceivedMs: 0)
+        // An opening socket never heard from its peer: the kernel counts that from boot.
+        TCPSocketInfo(cookie: cookie, state: .synSent, source: me, destination: peer, timeoutsInARow: timeouts,
+                      sinceDataReceivedMs: 86_400_000, sinceAckReceivedMs: 86_400_000)
     }
 
     /// Two dumps 3 s apart, the second judged.
@@ -48,34 +54,37 @@ import Testing
     }
 
     static let cases: [Case] = [
-        Case(label: "uploads to two peers unanswered through two timeouts, nothing delivered: suspected",
-             before: [upload(1, to: peerA, timeouts: 0, acked: 1_000), upload(2, to: peerB, timeouts: 0, acked: 1_000)],
-             after: [upload(1, to: peerA, acked: 1_000), upload(2, to: peerB, timeouts: 2, acked: 1_000)], suspected: true, active: 2),
-        Case(label: "downloads stopped mid-stream beside a stalled upload (the gateway drops what we send): suspected",
-             before: [download(1, from: peerA, received: 9_000), upload(2, to: peerB, timeouts: 0, acked: 1_000)],
-             after: [download(1, from: peerA, received: 9_000, silentMs: 200), upload(2, to: peerB, acked: 1_000)],
-             suspected: true, active: 1),
-        Case(label: "one slow or dead server, however many sockets to it: not",
-             before: [upload(1, to: peerA, timeouts: 1), upload(2, to: peerA, timeouts: 1), upload(3, to: peerA, timeouts: 1)],
-             after: [upload(1, to: peerA, timeouts: 6), upload(2, to: peerA, timeouts: 5), upload(3, to: peerA)], suspected: false, active: 3),
-        Case(label: "two stalled peers while a download still delivers: the path works",
-             before: [upload(1, to: peerA), upload(2, to: peerB), download(3, from: peerC, received: 100)],
-             after: [upload(1, to: peerA), upload(2, to: peerB), download(3, from: peerC, received: 90_000)], suspected: false, active: 3),
-        Case(label: "a peer that just closed (one stalled socket) beside a download that flows: not",
-             before: [upload(1, to: peerA), download(2, from: peerB, received: 100)],
-             after: [upload(1, to: peerA, timeouts: 4), download(2, from: peerB, received: 80_000)], suspected: false, active: 2),
-        Case(label: "slow servers (in flight, one timeout each, still acknowledging): not",
+        Case(label: "one upload to one server unanswered through two timeouts, nothing delivered after it went quiet: suspected",
+             before: [upload(1, to: peerA, timeouts: 0, acked: 1_000, silentMs: 10)],
+             after: [upload(1, to: peerA, timeouts: 2, acked: 1_000, silentMs: 3_000)], suspected: true, active: 1),
+        Case(label: "uploads in flight, one timeout each, still acknowledged: not",
              before: [upload(1, to: peerA, timeouts: 0, acked: 100), upload(2, to: peerB, timeouts: 0, acked: 100)],
-             after: [upload(1, to: peerA, timeouts: 1, acked: 900), upload(2, to: peerB, timeouts: 1, acked: 700)], suspected: false, active: 2),
-        Case(label: "stalled sockets on another interface (a VPN) or loopback: not this path's",
-             before: [upload(1, to: peerA, from: [10, 0, 0, 2]), upload(2, to: peerB, from: [127, 0, 0, 1])],
-             after: [upload(1, to: peerA, from: [10, 0, 0, 2]), upload(2, to: peerB, from: [127, 0, 0, 1])], suspected: false, active: 0),
-        Case(label: "new connections whose SYNs go unanswered to two peers: suspected",
-             before: [], after: [syn(1, to: peerA, timeouts: 2), syn(2, to: peerB, timeouts: 3)], suspected: true, active: 2),
+             after: [upload(1, to: peerA, timeouts: 1, acked: 900, silentMs: 300), upload(2, to: peerB, timeouts: 1, acked: 700, silentMs: 200)],
+             suspected: false, active: 2),
+        Case(label: "a stalled upload whose peer went quiet long before a download delivered: that server's trouble",
+             before: [upload(1, to: peerA, silentMs: 20_000), download(2, from: peerB, received: 100)],
+             after: [upload(1, to: peerA, silentMs: 23_000), download(2, from: peerB, received: 90_000)], suspected: false, active: 1),
+        Case(label: "stalled uploads to neighbours on the link, to the machine itself, or from another interface: not the way out",
+             before: [upload(1, to: gateway, route: .onLink), upload(2, to: [127, 0, 0, 1], from: [127, 0, 0, 1], route: .local),
+                      upload(3, to: peerA, from: [10, 0, 0, 2])],
+             after: [upload(1, to: gateway, route: .onLink), upload(2, to: [127, 0, 0, 1], from: [127, 0, 0, 1], route: .local),
+                     upload(3, to: peerA, from: [10, 0, 0, 2])], suspected: false, active: 0),
+        Case(label: "a connection whose SYN went unanswered through two timeouts: suspected",
+             before: [], after: [syn(1, to: peerA, timeouts: 2)], suspected: true, active: 1),
+        Case(label: "a SYN unanswered since a download delivered its last bytes (its own silence counts from the SYN, not from boot)",
+             before: [download(2, from: peerB, received: 9_000, silentMs: 10)],
+             after: [syn(1, to: peerA, timeouts: 2), download(2, from: peerB, received: 9_000, silentMs: 3_010)],
+             suspected: true, active: 1),
         Case(label: "finished downloads and idle connections only: nothing waits for an answer",
-             before: [download(1, from: peerA, received: 10), download(2, from: peerB, received: 10)],
+             before: [download(1, from: peerA, received: 10, silentMs: 57_000), download(2, from: peerB, received: 10, silentMs: 87_000)],
              after: [download(1, from: peerA, received: 10, silentMs: 60_000), download(2, from: peerB, received: 10, silentMs: 90_000)],
              suspected: false, active: 0),
+        Case(label: "the way out dead, the way in not: new data still arrives while ours goes unanswered: suspected",
+             before: [TCPSocketInfo(cookie: 1, state: .established, source: me, destination: peerA, unacked: 1, timeoutsInARow: 0,
+                                    sinceDataReceivedMs: 100, sinceAckReceivedMs: 1_900, bytesAcked: 40, bytesReceived: 40)],
+             after: [TCPSocketInfo(cookie: 1, state: .established, source: me, destination: peerA, unacked: 2, timeoutsInARow: 3,
+                                   sinceDataReceivedMs: 1_000, sinceAckReceivedMs: 4_900, bytesAcked: 40, bytesReceived: 41)],
+             suspected: true, active: 1),
         Case(label: "an empty table", before: [], after: [], suspected: false, active: 0),
     ]
 
@@ -84,45 +93,7 @@ import Testing
         let judgement = Self.judge(example.before, example.after)
         #expect(judgement.suspected == example.suspected, "\(judgement)")
         #expect(judgement.active == example.active, "\(judgement)")
-        let pace = example.active > 0 ? StallDetector.activePoll
-            : judgement.onPath > 0 ? StallDetector.connectedPoll : StallDetector.emptyPoll
-        #expect(StallDetector.nextPoll(after: judgement) == pace)
-    }
-
-    /// The dump after the stall began still shows what was delivered before it; the next one shows the stall.
-    @Test func aStallIsSeenAtTheSecondDumpAfterItBegan() {
-        var detector = StallDetector()
-        var received: UInt64 = 1_000, acked: UInt64 = 1_000
-        for second in stride(from: 100, through: 109, by: 3) {
-            received += 50_000
-            acked += 50_000
-            let flowing = [Self.download(1, from: Self.peerA, received: received), Self.upload(2, to: Self.peerB, timeouts: 0, acked: acked)]
-            #expect(!detector.judge(flowing, path: Self.path, at: .seconds(Int64(second))).suspected)
-        }
-        // Dropped at 110 s: the dump at 112 s still counts 109-110 s of delivery.
-        received += 10_000
-        acked += 10_000
-        let after = [Self.download(1, from: Self.peerA, received: received), Self.upload(2, to: Self.peerB, acked: acked)]
-        #expect(!detector.judge(after, path: Self.path, at: .seconds(112)).suspected)
-        // A check ran meanwhile and read the table at 113 s: too soon after 112 s to judge silence.
-        #expect(!detector.judge(after, path: Self.path, at: .seconds(113)).suspected)
-        #expect(detector.judge(after, path: Self.path, at: .seconds(115)).suspected)
-    }
-
-    @Test func aSuspicionIsNotRaisedAgainByTheSameDestinationsOnly() {
-        var detector = StallDetector()
-        let stalled = [Self.upload(1, to: Self.peerA), Self.upload(2, to: Self.peerB)]
-        _ = detector.read(stalled, path: Self.path, at: .seconds(100))
-        #expect(detector.judge(stalled, path: Self.path, at: .seconds(103)).suspected)
-        // The check found the network online (two dead servers): the same stall, and an
-        // application reconnecting to one of them, raise nothing more.
-        #expect(!detector.judge(stalled, path: Self.path, at: .seconds(106)).suspected)
-        #expect(!detector.judge(stalled + [Self.syn(3, to: Self.peerA, timeouts: 2)], path: Self.path, at: .seconds(109)).suspected)
-        // A third destination stalls too: news.
-        #expect(detector.judge(stalled + [Self.upload(4, to: Self.peerC)], path: Self.path, at: .seconds(112)).suspected)
-        // The stall ended; a later one to the first two is news again.
-        #expect(!detector.judge([], path: Self.path, at: .seconds(115)).suspected)
-        #expect(detector.judge(stalled, path: Self.path, at: .seconds(118)).suspected)
+        #expect(StallDetector.nextPoll(after: judgement) == (example.active > 0 ? StallDetector.activePoll : StallDetector.idlePoll))
     }
 }
 
@@ -130,6 +101,8 @@ import Testing
 final class ScriptedSockets: TCPSocketSource {
     var table: [TCPSocketInfo] = []
     private(set) var reads = 0
+    private(set) var routeResets = 0
+    func routesChanged() { routeResets += 1 }
     func sockets() throws -> [TCPSocketInfo] {
         reads += 1
         return table
@@ -158,11 +131,17 @@ extension StallDetectorTests {
             },
             { timeout in  // the gateway drops everything: the next dump still shows the last deliveries
                 dead = true
-                sockets.table = [Self.download(1, from: Self.peerA, received: delivered + 5), Self.upload(2, to: Self.peerB, acked: delivered + 5)]
+                sockets.table = [Self.download(1, from: Self.peerA, received: delivered + 5, silentMs: 2_900),
+                                 Self.upload(2, to: Self.peerB, acked: delivered + 5, silentMs: 2_900)]
                 clock.advance(timeout ?? .zero)
                 return .timer
             },
-            Self.timerStep(clock),  // the one after shows the stall
+            { timeout in  // the one after shows the stall: nothing heard for 5.9 s
+                sockets.table = [Self.download(1, from: Self.peerA, received: delivered + 5, silentMs: 5_900),
+                                 Self.upload(2, to: Self.peerB, acked: delivered + 5, silentMs: 5_900)]
+                clock.advance(timeout ?? .zero)
+                return .timer
+            },
         ])
         let handler = RecordingHandler(clock: clock)
         let loop = WatchLoop(checker: Checker(source: ScriptedPaths(Kit.dualStack), makeRunner: { runner }), events: events,
@@ -178,8 +157,8 @@ extension StallDetectorTests {
         #expect(sockets.reads == 4)
     }
 
-    /// No TCP traffic: the table is read after each check (no wake-up of its own) and then every two minutes.
-    @Test func withoutTrafficItReadsTheTableEveryTwoMinutesOnly() throws {
+    /// No TCP traffic: the table is read after each check (no wake-up of its own) and then twice a minute.
+    @Test func withoutTrafficItReadsTheTableTwiceAMinute() throws {
         let clock = ScriptedClock()
         let sockets = ScriptedSockets()
         let events = ScriptedWatchEvents([Self.timerStep(clock), Self.timerStep(clock)])
@@ -188,8 +167,8 @@ extension StallDetectorTests {
                              events: events, options: Kit.options(), settings: WatchSettings(interval: .seconds(300), hold: .zero),
                              clock: clock, jitter: .off, handler: handler, sockets: sockets)
         try loop.run()
-        #expect(events.timeouts == [StallDetector.emptyPoll, StallDetector.emptyPoll, .seconds(60)])
-        #expect(handler.checks.count == 1 && sockets.reads == 3)
+        #expect(events.timeouts == [StallDetector.idlePoll, StallDetector.idlePoll, StallDetector.idlePoll])
+        #expect(handler.checks.count == 1 && sockets.reads == 3 && sockets.routeResets == 1)
     }
 
     static func timerStep(_ clock: ScriptedClock) -> (Duration?) -> ChangeWaiter.Wake {
@@ -197,5 +176,70 @@ extension StallDetectorTests {
             clock.advance(timeout ?? .zero)
             return .timer
         }
+    }
+}
+
+extension StallDetectorTests {
+    /// A stall check that found the network online bounds what a dead server costs: its flow is
+    /// explained for good, stalls to its /24 raise nothing for the prefix back-off, and no
+    /// stall at all raises a check for a minute (then two, ...), whatever its address.
+    @Test func aWrongSuspicionStartsTheBackoff() {
+        var detector = StallDetector()
+        func at(_ seconds: Int64) -> Duration { .seconds(seconds) }
+        func suspected(_ table: [TCPSocketInfo], _ seconds: Int64) -> Bool {
+            detector.judge(table, path: Self.path, at: at(seconds)).suspected
+        }
+        _ = detector.read([], path: Self.path, at: at(100))
+        #expect(suspected([Self.upload(1, to: Self.peerA, silentMs: 3_000)], 103))
+        detector.checked(online: true, at: at(104))
+        // The same flow, still stalled: the check proved the way out after it fell silent.
+        #expect(!suspected([Self.upload(1, to: Self.peerA, silentMs: 9_000)], 109))
+        // The application reconnects to a neighbouring address of the same service.
+        #expect(!suspected([Self.syn(2, to: [203, 0, 113, 99], timeouts: 3)], 120))
+        // Another service stalls within the minute: nothing yet; after it: checked.
+        let other = TCPSocketInfo(cookie: 3, state: .synSent, source: Self.me, destination: Self.peerC, timeoutsInARow: 2,
+                                  sinceDataReceivedMs: 86_400_000, sinceAckReceivedMs: 86_400_000)
+        #expect(!suspected([other], 150))
+        #expect(suspected([other], 170))
+        detector.checked(online: true, at: at(171))
+        // A third prefix: the quiet time has doubled.
+        let third = TCPSocketInfo(cookie: 4, state: .synSent, source: Self.me, destination: [198, 18, 0, 1], timeoutsInARow: 2,
+                                  sinceDataReceivedMs: 86_400_000, sinceAckReceivedMs: 86_400_000)
+        #expect(!suspected([third], 171 + 100))
+        #expect(suspected([third], 171 + 121))
+        // That check found the network down: the next stall is checked at once, even to the first prefix after its back-off.
+        detector.checked(online: false, at: at(300))
+        let later = TCPSocketInfo(cookie: 5, state: .synSent, source: Self.me, destination: Self.peerA, timeoutsInARow: 2,
+                                  sinceDataReceivedMs: 86_400_000, sinceAckReceivedMs: 86_400_000)
+        #expect(!suspected([later], 104 + 1_790))
+        #expect(suspected([later], 104 + 1_810))
+    }
+}
+
+extension StallDetectorTests {
+    /// One upload to one server stalls (the server died): watch checks once, finds the network
+    /// online, and the same stall raises nothing more; the table goes back to the idle pace.
+    @Test func watchChecksAOneServerStallOnceThenBacksOff() throws {
+        let clock = ScriptedClock()
+        let sockets = ScriptedSockets()
+        var silentMs = 0
+        func dead() -> [TCPSocketInfo] { [Self.upload(1, to: Self.peerA, timeouts: silentMs >= 1_000 ? 4 : 0, silentMs: silentMs)] }
+        sockets.table = dead()
+        let step: (Duration?) -> ChangeWaiter.Wake = { timeout in
+            clock.advance(timeout ?? .zero)
+            silentMs += Int((timeout ?? .zero).components.seconds) * 1000
+            sockets.table = dead()
+            return .timer
+        }
+        let events = ScriptedWatchEvents(Array(repeating: step, count: 6))
+        let handler = RecordingHandler(clock: clock)
+        let loop = WatchLoop(checker: Checker(source: ScriptedPaths(Kit.dualStack), makeRunner: { ScriptedRunner { _, _ in Kit.ok(2) } }),
+                             events: events, options: Kit.options(), settings: WatchSettings(interval: .seconds(600), hold: .zero),
+                             clock: clock, jitter: .off, handler: handler, sockets: sockets)
+        try loop.run()
+        #expect(handler.summary == ["start online start"], "\(handler.summary)")
+        #expect(handler.checks.count == 2 && handler.checks.last?.counters.stallSuspected == 1)
+        // In flight at first (3 s), then stalled: checked; then explained by that check: 30 s.
+        #expect(events.timeouts.suffix(3) == [StallDetector.idlePoll, StallDetector.idlePoll, StallDetector.idlePoll], "\(events.timeouts)")
     }
 }

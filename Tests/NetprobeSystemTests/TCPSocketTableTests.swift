@@ -67,5 +67,33 @@ struct TCPSocketTableTests {
         let clients = listed.filter(\.1).map(\.0)
         #expect(Set(clients.map(\.destination)) == [[127, 0, 0, 1], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]])
         #expect(clients.allSatisfy { $0.timeoutsInARow == 0 && $0.sinceReceivedMs < 60_000 })
+        // Loopback is the machine itself: it says nothing of the way out.
+        #expect(listed.allSatisfy { $0.0.route == .local }, "\(listed.map(\.0.route))")
+    }
+
+    /// Only what the kernel routes through a gateway, or out of a point-to-point link, is the
+    /// way out; a neighbour on the link (the gateway's own address) and the machine are not.
+    @Test func eachDestinationIsClassedByTheKernelsRoute() async throws {
+        let answers = try await withNamespace { ns in
+            try ns.ipBatch([
+                "link set lo up", "link add d0 type veth peer name d0p", "link set d0p up", "link set d0 up",
+                "addr add 198.51.100.10/24 dev d0", "addr add 2001:db8:1::10/64 dev d0 nodad",
+                "route add default via 198.51.100.1 dev d0", "route add default via 2001:db8:1::1 dev d0",
+                "tuntap add dev t0 mode tun", "link set t0 up", "addr add 10.9.0.2 peer 10.9.0.1 dev t0",
+                "route add 192.0.2.0/24 dev t0",
+            ])
+            return try await ns.inside {
+                let routes = DestinationRoutes()
+                let asked: [[UInt8]] = [[203, 0, 113, 10], [198, 51, 100, 1], [198, 51, 100, 77], [198, 51, 100, 10], [127, 0, 0, 1],
+                                        [192, 0, 2, 9], [32, 1, 13, 184, 0, 9] + Array(repeating: 0, count: 9) + [1],
+                                        [32, 1, 13, 184, 0, 1] + Array(repeating: 0, count: 9) + [1], [10, 255, 0, 1]]
+                let first = asked.map { routes.route(to: $0) }
+                // Asked again: the same answers, from memory.
+                #expect(asked.map { routes.route(to: $0) } == first)
+                return first
+            }
+        }
+        #expect(answers == [.viaGateway, .onLink, .onLink, .local, .local, .viaGateway, .viaGateway, .onLink, .viaGateway],
+                "\(answers)")
     }
 }

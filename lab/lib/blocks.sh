@@ -324,9 +324,15 @@ bulk_traffic() {
     (($# > 0)) || die "bulk_traffic KIND@ADDR..."
     local flows=() spec
     for spec in "$@"; do flows+=("$spec:9000"); done
+    bulk_server
+    bg_start_client bulk-client python3 "$LAB_DIR/servers/bulk.py" client --rate 1000000 "${flows[@]}"
+}
+
+# bulk_server: the server of bulk_traffic alone, on the gateway's port 9000 (every address,
+# its own LAN address included); a scenario starts its clients itself (servers/bulk.py).
+bulk_server() {
     bg_start bulk-server python3 "$LAB_DIR/servers/bulk.py" server --port 9000
     bg_wait_listen bulk-server tcp 0.0.0.0:9000
-    bg_start_client bulk-client python3 "$LAB_DIR/servers/bulk.py" client --rate 1000000 "${flows[@]}"
 }
 
 # capport_countdown SECONDS: the Captive Portal API's /countdown (conf/nginx.conf.in) gives a

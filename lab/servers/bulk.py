@@ -2,11 +2,15 @@
 """Steady bulk TCP traffic for the stall scenarios, standard library only.
 
 server --port PORT: on every connection, the first byte says what to do: D, send data
-  without end; U, read and discard without end.
+  without end; U, read and discard without end; K, answer each request line with a
+  30,000-byte response (a keep-alive HTTP connection); W, echo each line (a websocket).
 client --rate BYTES_PER_SECOND FLOW...: one thread per FLOW, written KIND@ADDRESS:PORT
   (KIND D for a download, U for an upload); each flow moves about RATE bytes a second in
   small writes, and reconnects half a second after its connection fails, so a flow lives as
-  long as the process (the lab ends it by PID)."""
+  long as the process (the lab ends it by PID). KIND K: four requests 2 s apart on one
+  connection, each response read whole, then the connection stays open and idle (finished
+  keep-alive responses). KIND W: one exchange at once, then silence for 8 s, then a line every
+  5 s (a websocket: after its peer's NAT entry expired, its messages go unanswered)."""
 
 import argparse
 import socket
@@ -15,6 +19,7 @@ import threading
 import time
 
 CHUNK = 16384
+RESPONSE = 30000
 
 
 def serve(port):
@@ -34,13 +39,46 @@ def serve_one(connection):
         elif kind == b"U":
             while connection.recv(65536):
                 pass
+        elif kind in (b"K", b"W"):
+            for line in connection.makefile("rb"):
+                connection.sendall(b"r" * RESPONSE if kind == b"K" else line)
     except OSError:
         pass
     finally:
         connection.close()
 
 
+def exchanges(kind, address, port):
+    """K and W: request-response traffic, not a stream; once, then the connection idles."""
+    with socket.create_connection((address, port), timeout=30) as connection:
+        connection.settimeout(None)
+        connection.sendall(kind.encode())
+        if kind == "K":
+            for _ in range(4):
+                connection.sendall(b"GET\n")
+                left = RESPONSE
+                while left > 0:
+                    got = connection.recv(left)
+                    if not got:
+                        return
+                    left -= len(got)
+                time.sleep(2)
+            threading.Event().wait()
+        connection.sendall(b"hello\n")
+        connection.recv(64)
+        time.sleep(8)
+        while True:
+            connection.sendall(b"ping\n")
+            time.sleep(5)
+
+
 def flow(kind, address, port, rate):
+    if kind in ("K", "W"):
+        try:
+            exchanges(kind, address, port)
+        except OSError as error:
+            print("flow %s@%s: %s" % (kind, address, error), file=sys.stderr, flush=True)
+        return
     pause = CHUNK / rate
     while True:
         try:
