@@ -54,6 +54,7 @@ public final class Checker {
         let start = clock.now
         let timestamp = Date()
         let deadline = start.advanced(by: .milliseconds(Int64(options.timeout * 1000)))
+        let wireBefore = wireTotals
         var snapshot = try source.snapshot()
         lastGates = Self.gates(options, snapshot: snapshot)
         if tracksLeases, let gates = lastGates { lastLeases = Self.leaseFacts(options, snapshot: snapshot, gates: gates) }
@@ -70,8 +71,20 @@ public final class Checker {
         let paths = results.map { PathReport($0, config: options.config, started: start) }
         // After the verdict, which it never changes: only an IPv6-only machine asks, once.
         snapshot.nat64 = NAT64Discovery.discover(snapshot, deadline: deadline)
-        return Report(paths: paths, overall: Self.overall(paths), durationMs: start.duration(to: clock.now).inMilliseconds,
-                      timestamp: timestamp, path: snapshot)
+        var report = Report(paths: paths, overall: Self.overall(paths), durationMs: start.duration(to: clock.now).inMilliseconds,
+                            timestamp: timestamp, path: snapshot)
+        report.wire = wireTotals - wireBefore
+        return report
+    }
+
+    /// The running totals of what this checker's transfers and netprobe's own DNS put on the wire.
+    private var wireTotals: WireBytes {
+        var totals = DNSExchange.wireBytes
+        if let runner {
+            totals.tcpSent = runner.wireBytes.tcpSent
+            totals.tcpReceived = runner.wireBytes.tcpReceived
+        }
+        return totals
     }
 
     /// The machine's answer: the best verdict among the paths the kernel routes the machine's

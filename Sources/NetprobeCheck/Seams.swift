@@ -29,6 +29,13 @@ public protocol TransferRunner: AnyObject {
     /// A set, not any sequence: called through this protocol, a generic sequence's iterator
     /// type was looked up by name at the first cut-off.
     func end(_ names: Set<String>, at instant: ContinuousClock.Instant, with error: TransportError)
+    /// Running totals of the TCP payload its connections carried (a check takes the difference).
+    var wireBytes: WireBytes { get }
+}
+
+extension TransferRunner {
+    /// A runner that opens no connection of its own (a scripted one) put nothing on the wire.
+    public var wireBytes: WireBytes { WireBytes() }
 }
 
 extension ProbeRunner: TransferRunner {}

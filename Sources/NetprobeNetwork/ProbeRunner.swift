@@ -21,6 +21,18 @@ public final class ProbeRunner {
     public private(set) var sharedTrustHandshakes = 0
     /// The libcurl loaded: its version decides which options each transfer sets.
     public let library: CurlLibrary
+    /// The TCP payload of every connection this runner's transfers closed (wire_tally.c).
+    /// Freed with the runner unless a transfer was ended on a thread of its own, whose
+    /// connection may close after the runner is gone: then its few bytes stay allocated.
+    private let wireTally: OpaquePointer?
+    private var wireTallyHandedOver = false
+
+    /// Running totals of the TCP payload this runner's connections carried, from its start.
+    public var wireBytes: WireBytes {
+        guard let wireTally else { return WireBytes() }
+        return WireBytes(tcpSent: Int(netprobe_wire_tally_sent(wireTally)),
+                         tcpReceived: Int(netprobe_wire_tally_received(wireTally)))
+    }
 
     /// Called from `onResult` during `run`: the named transfers, if still running at `instant`,
     /// end then and are reported with `error` (through `onResult`, like any result). A later
@@ -36,6 +48,7 @@ public final class ProbeRunner {
         library = try CurlGlobal.ensureInitialized()
         guard let multi = Self.makeMulti() else { throw .multiInitFailed }
         self.firstMulti = multi
+        wireTally = netprobe_wire_tally_new()
     }
 
     /// Sets its transfers' options as for `library`, whatever libcurl is loaded: the tests
@@ -45,10 +58,12 @@ public final class ProbeRunner {
         guard let multi = Self.makeMulti() else { throw .multiInitFailed }
         self.firstMulti = multi
         self.library = library
+        wireTally = netprobe_wire_tally_new()
     }
 
     deinit {
         if let firstMulti { netprobe_multi_cleanup(firstMulti) }
+        if !wireTallyHandedOver { netprobe_wire_tally_free(wireTally) }
     }
 
     private static func makeMulti() -> UnsafeMutableRawPointer? {
@@ -118,7 +133,7 @@ public final class ProbeRunner {
             do {
                 let limitMs = min(Self.probeLimitMs(request.timeout), leftMs).rounded(.up)
                 let transfer = try Transfer(index: index, request: request, timeLimitMs: Int(limitMs), trust: trust,
-                                            library: library)
+                                            library: library, wire: wireTally)
                 if transfer.attach(to: multi) {
                     active.append(transfer)
                 } else {
@@ -193,7 +208,12 @@ public final class ProbeRunner {
         }
         active.removeAll()
         if let multi {
-            if lingering.isEmpty { netprobe_multi_cleanup(multi) } else { Transfer.endLater(lingering, multi: multi) }
+            if lingering.isEmpty {
+                netprobe_multi_cleanup(multi)
+            } else {
+                wireTallyHandedOver = true
+                Transfer.endLater(lingering, multi: multi)
+            }
         }
         return zip(requests, results).map { request, result in result ?? Self.unsent(request, Self.cancelledError) }
     }

@@ -39,8 +39,9 @@ final class Transfer {
     private var handedOver = false
 
     /// `trust`: the round's shared certificate stores, for transfers that trust a hashed directory.
+    /// `wire`: where its connections' TCP payload is counted as they close (nil: not counted).
     init(index: Int, request: ProbeRequest, timeLimitMs: Int, trust: TrustShares?,
-         library: CurlLibrary) throws(TransferSetupError) {
+         library: CurlLibrary, wire: OpaquePointer? = nil) throws(TransferSetupError) {
         guard let handle = netprobe_easy_init() else {
             throw TransferSetupError(code: CURLE_FAILED_INIT.rawValue, message: "curl_easy_init failed")
         }
@@ -54,6 +55,9 @@ final class Transfer {
         self.errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         try configure(timeLimitMs: ownDeadline == nil ? timeLimitMs : timeLimitMs + Self.ownDeadlineLeadMs, trust: trust)
+        if let wire {
+            try check(netprobe_easy_count_wire(handle, wire), "CURLOPT_CLOSESOCKETFUNCTION")
+        }
     }
 
     deinit {

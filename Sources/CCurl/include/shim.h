@@ -190,6 +190,20 @@ unsigned netprobe_trust_share_reuses(const struct netprobe_trust_share *share);
  * CURLE_NOT_BUILT_IN when sharing is unavailable; the transfer then keeps its own store. */
 CURLcode netprobe_easy_share_trust(CURL *handle, struct netprobe_trust_share *share);
 
+/* ---- The TCP payload of a runner's connections (wire_tally.c) --------------- */
+
+/* Bytes acknowledged by the peer and received, over every connection closed while counted. */
+struct netprobe_wire_tally;
+/* NULL when out of memory. Free it only when no connection counted into it can still close. */
+struct netprobe_wire_tally *netprobe_wire_tally_new(void);
+void netprobe_wire_tally_free(struct netprobe_wire_tally *tally);
+unsigned long long netprobe_wire_tally_sent(const struct netprobe_wire_tally *tally);
+unsigned long long netprobe_wire_tally_received(const struct netprobe_wire_tally *tally);
+/* Adds one TCP socket's counters (TCP_INFO); anything else adds nothing. */
+void netprobe_wire_tally_socket(struct netprobe_wire_tally *tally, int socket);
+/* Sets CURLOPT_CLOSESOCKETFUNCTION/DATA: each of the transfer's sockets is counted as it closes. */
+CURLcode netprobe_easy_count_wire(CURL *handle, struct netprobe_wire_tally *tally);
+
 /* ---- Ending transfers on a thread of their own (end_later.c) --------------- */
 
 /* A multi handle and the easy handles still in it (with their header and CURLOPT_RESOLVE
