@@ -24,6 +24,10 @@ public struct CheckOptions: Sendable {
     public var proxy: ProxySettings
     /// Ask the link's own resolvers when the configured ones fail (`--no-link-resolvers`: never).
     public var askLinkResolvers = true
+    /// Send the probes in waves (`WavePlan`): what settles a healthy network first, the rest
+    /// only when something fails, disagrees or is slow. The commands always do; a test that
+    /// scripts every probe's answer may send them all at once.
+    public var hedged = false
 
     public init(config: ProbeConfig, families: Set<AddressFamily> = Set(AddressFamily.allCases), interfaces: [String] = [],
                 timeout: Double? = nil, caBundle: String? = nil, capportURL: String? = nil,

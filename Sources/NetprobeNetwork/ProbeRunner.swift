@@ -43,6 +43,15 @@ public final class ProbeRunner {
         for name in names { cutoffs[name] = (instant, error) }
     }
 
+    /// Per request name: when a held request starts (`ProbeRequest.held`).
+    private var releases: [String: ContinuousClock.Instant] = [:]
+
+    /// Before or during `run` (from `onResult`): the named held requests start at `instant`,
+    /// unless ended (`end`) by then. A later call for the same name replaces the earlier one.
+    public func release(_ names: Set<String>, at instant: ContinuousClock.Instant) {
+        for name in names { releases[name] = instant }
+    }
+
     /// Initialises libcurl for the process (once, whoever comes first) and creates the multi handle.
     public init() throws(HTTPError) {
         library = try CurlGlobal.ensureInitialized()
@@ -92,7 +101,9 @@ public final class ProbeRunner {
         defer {
             isRunning = false
             cutoffs = [:]
+            releases = [:]
         }
+        let runStarted = ContinuousClock.now
 
         var results = [ProbeObservation?](repeating: nil, count: requests.count)
         // In request order. A round has a few dozen transfers at most: a scan finds one sooner
@@ -116,22 +127,31 @@ public final class ProbeRunner {
             if listening { listening = onResult(observation) }
         }
 
-        for (index, request) in requests.enumerated() {
+        // Held requests (later waves), in request order, until released or ended.
+        var held: [Int] = []
+        func start(_ index: Int) {
+            let request = requests[index]
             guard let multi else {
                 finish(index, Self.unsent(request, Self.internalError("curl_multi_init failed")))
-                continue
+                return
             }
             if !listening {
                 results[index] = Self.unsent(request, Self.cancelledError)
-                continue
+                return
             }
             let leftMs = (deadline - .now).inMilliseconds
             guard leftMs >= 1 else {
                 finish(index, Self.unsent(request, Self.deadlineError))
-                continue
+                return
             }
             do {
-                let limitMs = min(Self.probeLimitMs(request.timeout), leftMs).rounded(.up)
+                // A later wave ends when the first would have: its limit counts from the round's start.
+                let spentMs = (ContinuousClock.now - runStarted).inMilliseconds
+                let limitMs = min(Self.probeLimitMs(request.timeout) - spentMs, leftMs).rounded(.up)
+                guard limitMs >= 1 else {
+                    finish(index, Self.unsent(request, Self.deadlineError))
+                    return
+                }
                 let transfer = try Transfer(index: index, request: request, timeLimitMs: Int(limitMs), trust: trust,
                                             library: library, wire: wireTally)
                 if transfer.attach(to: multi) {
@@ -143,9 +163,29 @@ public final class ProbeRunner {
                 finish(index, Self.unsent(request, TransportError(kind: .other, code: Int(error.code), message: error.message)))
             }
         }
+        for index in requests.indices {
+            if requests[index].held { held.append(index) } else { start(index) }
+        }
+        /// Held requests whose cut-off or release has come: ended unsent, or started.
+        func releaseDue() {
+            guard !held.isEmpty else { return }
+            let now = ContinuousClock.now
+            for index in held {
+                let name = requests[index].name
+                if let cutoff = cutoffs[name], cutoff.instant <= now {
+                    held.removeAll { $0 == index }
+                    finish(index, Self.unsent(requests[index], cutoff.error))
+                } else if let release = releases[name], release <= now {
+                    held.removeAll { $0 == index }
+                    start(index)
+                }
+            }
+        }
 
         var failure: TransportError?
-        while let multi, !active.isEmpty && listening {
+        while let multi, (!active.isEmpty || held.contains { releases[requests[$0].name] != nil || cutoffs[requests[$0].name] != nil })
+            && listening {
+            releaseDue()
             var stillRunning: Int32 = 0
             let performed = netprobe_multi_perform(multi, &stillRunning)
             guard performed == CURLM_OK else {
@@ -180,12 +220,14 @@ public final class ProbeRunner {
                 end(transfer)
                 finish(transfer.index, transfer.observation(endedWith: cutoffs[transfer.request.name]!.error))
             }
+            releaseDue()
             let leftMs = (deadline - .now).inMilliseconds
-            guard !active.isEmpty, listening, leftMs > 0 else { break }
-            let nextCutoff = active.compactMap { transfer in
+            let waiting = held.compactMap { [releases[requests[$0].name], cutoffs[requests[$0].name]?.instant].compactMap { $0 }.min() }
+            guard !active.isEmpty || !waiting.isEmpty, listening, leftMs > 0 else { break }
+            let nextCutoff = (active.compactMap { transfer in
                 [cutoffs[transfer.request.name]?.instant ?? Self.pendingResolveCutoff(transfer), transfer.ownDeadline]
                     .compactMap { $0 }.min()
-            }.min()
+            } + waiting).min()
             let cutoffMs = nextCutoff.map { ($0 - .now).inMilliseconds } ?? leftMs
             // libcurl shortens the wait itself when one of its own timers is due sooner.
             let polled = netprobe_multi_poll(multi, nil, 0, Int32(max(0, min(1000, min(leftMs, cutoffMs))).rounded(.up)), nil)
@@ -207,6 +249,10 @@ public final class ProbeRunner {
             }
         }
         active.removeAll()
+        // Held requests never released were not needed: never sent.
+        for index in held {
+            results[index] = Self.unsent(requests[index], Self.cancelledError)
+        }
         if let multi {
             if lingering.isEmpty {
                 netprobe_multi_cleanup(multi)
