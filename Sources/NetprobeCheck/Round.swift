@@ -43,10 +43,8 @@ struct Round {
         /// When the first probe answered, and the first HTTPS probe validated, since the start.
         var firstAnswer: Duration?
         var firstHTTPSSuccess: Duration?
-        /// When HTTPS still running on an online path is ended, and how (`HTTPSGrace`).
-        var httpsGraceEnd: (instant: ContinuousClock.Instant, error: TransportError)?
-        /// The HTTPS probe sent two thirds into the grace because the first was still silent.
-        var graceBackup: String?
+        /// When HTTPS still running on an online path is ended, its grace, and how (`HTTPSGrace`).
+        var httpsGraceEnd: (instant: ContinuousClock.Instant, length: Duration, error: TransportError)?
         /// Held probes the wave plan decided never to send (their cancellation is on its way).
         var dropped: Set<String> = []
         var hedged = false
@@ -157,10 +155,6 @@ struct Round {
             }
             if spec.isHTTPS, evidence.outcome == .success {
                 if paths[index].firstHTTPSSuccess == nil { paths[index].firstHTTPSSuccess = started.duration(to: now) }
-                // HTTPS works: the backup asked for a silent first one is not needed.
-                if let backup = paths[index].graceBackup, backup != spec.name {
-                    runner.end(["\(index)/\(backup)"], at: now, with: ProbeRunner.cancelledError)
-                }
             }
             wave(index, now: now, runner: runner)
         case .capport:
@@ -181,10 +175,15 @@ struct Round {
         func names(_ list: [String]) -> Set<String> { Set(list.map { "\(index)/\($0)" }) }
         if !step.send.isEmpty {
             runner.release(names(step.send), at: now)
-            // HTTPS asked during the grace ends with it, as the HTTPS already running does.
+            // HTTPS asked during the grace ends with it, as the HTTPS already running does; asked
+            // after it (the first was silent throughout), it has a grace of the same length.
             if let grace = paths[index].httpsGraceEnd {
                 let https = paths[index].held.filter { $0.isHTTPS && step.send.contains($0.name) }.map(\.name)
-                runner.end(names(https), at: grace.instant, with: grace.error)
+                if now < grace.instant {
+                    runner.end(names(https), at: grace.instant, with: grace.error)
+                } else {
+                    runner.end(names(https), at: now + grace.length, with: HTTPSGrace.expired(after: grace.length))
+                }
             }
         }
         if !step.drop.isEmpty {
@@ -228,19 +227,10 @@ struct Round {
             state.httpsGraceGiven = true
             let grace = HTTPSGrace.length(started: started, now: now)
             let expired = HTTPSGrace.expired(after: grace)
-            state.httpsGraceEnd = (now + grace, expired)
+            state.httpsGraceEnd = (now + grace, grace, expired)
             runner.end(https, at: now + grace, with: expired)
-            var backup: Set<String> = []
-            // Waves: the first HTTPS operator still silent two thirds into the grace, a second is
-            // asked, so that `partial` never rests on one operator alone.
-            if let spare = state.held.first(where: \.isHTTPS), state.firstHTTPSSuccess == nil {
-                backup = ["\(index)/\(spare.name)"]
-                runner.release(backup, at: now + grace * 2 / 3)
-                runner.end(backup, at: now + grace, with: expired)
-                state.graceBackup = spare.name
-                state.held.removeAll { $0.name == spare.name }
-            }
-            runner.end(state.running.subtracting(https).subtracting(expiring).subtracting(backup), at: now + grace,
+            // Held probes stay with the wave plan: it may still ask one (`partial`) after the grace.
+            runner.end(state.running.subtracting(https).subtracting(expiring).subtracting(unsent), at: now + grace,
                        with: ProbeRunner.cancelledError)
         } else if !conclusion.probesFinal {
             // Pending HTTPS never counts as possible interception (ProbeTally), so what keeps an

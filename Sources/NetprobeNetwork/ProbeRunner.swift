@@ -26,6 +26,10 @@ public final class ProbeRunner {
     /// connection may close after the runner is gone: then its few bytes stay allocated.
     private let wireTally: OpaquePointer?
     private var wireTallyHandedOver = false
+    /// TLS sessions resumed from round to round (`watch`); never connections. Dropped when
+    /// the trust they were verified against changes (`TLSSessions.trustStamp`).
+    private var sessions: TLSSessions
+    private var sessionsTrust: [Int] = []
 
     /// Running totals of the TCP payload this runner's connections carried, from its start.
     public var wireBytes: WireBytes {
@@ -58,6 +62,7 @@ public final class ProbeRunner {
         guard let multi = Self.makeMulti() else { throw .multiInitFailed }
         self.firstMulti = multi
         wireTally = netprobe_wire_tally_new()
+        sessions = TLSSessions()  // after the load: it calls into libcurl
     }
 
     /// Sets its transfers' options as for `library`, whatever libcurl is loaded: the tests
@@ -68,6 +73,7 @@ public final class ProbeRunner {
         self.firstMulti = multi
         self.library = library
         wireTally = netprobe_wire_tally_new()
+        sessions = TLSSessions()  // after the load: it calls into libcurl
     }
 
     deinit {
@@ -104,6 +110,11 @@ public final class ProbeRunner {
             releases = [:]
         }
         let runStarted = ContinuousClock.now
+        let trustNow = TLSSessions.trustStamp(requests)
+        if trustNow != sessionsTrust {
+            sessions = TLSSessions()
+            sessionsTrust = trustNow
+        }
 
         var results = [ProbeObservation?](repeating: nil, count: requests.count)
         // In request order. A round has a few dozen transfers at most: a scan finds one sooner
@@ -153,7 +164,7 @@ public final class ProbeRunner {
                     return
                 }
                 let transfer = try Transfer(index: index, request: request, timeLimitMs: Int(limitMs), trust: trust,
-                                            library: library, wire: wireTally)
+                                            library: library, wire: wireTally, sessions: sessions)
                 if transfer.attach(to: multi) {
                     active.append(transfer)
                 } else {

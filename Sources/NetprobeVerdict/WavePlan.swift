@@ -5,8 +5,8 @@ import NetprobeWire
 /// The first wave is what settles a healthy network: plain HTTP to a quorum of operators and
 /// one HTTPS probe. The rest are held back and sent only when something fails or shows
 /// interception (everything, at once: the verdict is then reached exactly as if it had all
-/// gone at the start), when plain HTTP is slower than HTTPS (one more HTTPS operator, for an
-/// HTTPS quorum on a network that drops port 80), or when the first wave is slow (the hedge).
+/// gone at the start), when the first wave is slow (the hedge: also how a network that drops
+/// port 80 gets the HTTPS operators for its quorum), and for `partial` one HTTPS operator at a time.
 /// Once the first wave alone has made the path online and final, the held probes are never
 /// sent; until then they count as pending, so the verdict cannot be final early.
 ///
@@ -127,18 +127,8 @@ public enum WavePlan {
             }
             return Step(drop: all)
         }
-        // HTTPS answered while plain HTTP of the first wave is still silent: plain HTTP is
-        // slower than a TLS handshake here, so port 80 is likely dropped. More HTTPS operators
-        // make the quorum without it.
-        let httpRunning = sent.pending.contains { !$0.isHTTPS }
-        let httpsValidated = Set(answered.filter { $0.spec.isHTTPS && $0.outcome == .success }.map(\.spec.operatorName))
-        if httpRunning && !httpsValidated.isEmpty {
-            let missing = max(0, findings.quorum - withoutHeld.successOperators)
-            let more = heldHTTPS.filter { !httpsValidated.contains($0.operatorName) }.prefix(max(missing, 1)).map(\.name)
-            if !more.isEmpty && !sent.pending.contains(where: \.isHTTPS) {
-                return Step(send: Array(more), hedgeAt: hedge(firstAnswer: state.firstAnswer))
-            }
-        }
+        // Plain HTTP still silent after HTTPS answered (port 80 dropped?) is left to the hedge:
+        // a resumed TLS handshake often beats plain HTTP on a healthy network.
         let hedgeAt = hedge(firstAnswer: state.firstAnswer)
         if state.elapsed >= hedgeAt { return Step(send: all) }
         return Step(hedgeAt: hedgeAt)

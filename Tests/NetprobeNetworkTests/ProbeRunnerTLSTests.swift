@@ -123,6 +123,23 @@ final class ProbeRunnerTLSTests: ServerTestCase {
         XCTAssertGreaterThan(runner.wireBytes.tcpReceived, first.tcpReceived)
     }
 
+    /// A runner resumes its TLS sessions from round to round (watch's re-checks): the server's
+    /// certificate is not sent again. Every round still opens connections of its own.
+    func testLaterRoundsResumeTheirTLSSessions() throws {
+        let trusted = try hashedDirectory(trusting: Self.certificate)
+        let runner = try ProbeRunner()
+        var received: [Int] = []
+        for round in 0..<3 {
+            let before = runner.wireBytes.tcpReceived
+            let results = runner.run(try httpsRequests(1, directory: trusted, prefix: "r\(round)-"), deadline: .now + .seconds(10)) { _ in true }
+            XCTAssertEqual(results.map(\.status), [204], "\(results.map(\.transportError))")
+            XCTAssertEqual(results.first?.timings.connectMs.map { $0 > 0 }, true, "a connection of its own")
+            received.append(runner.wireBytes.tcpReceived - before)
+        }
+        XCTAssertLessThan(received[1], received[0] - 300, "the second round resumed: no certificate chain \(received)")
+        XCTAssertLessThan(received[2], received[0] - 300, "and the third \(received)")
+    }
+
     func testASharedStoreTrustsOnlyItsOwnDirectory() throws {
         let trusted = try hashedDirectory(trusting: Self.certificate)
         let other = try hashedDirectory(trusting: nil)
