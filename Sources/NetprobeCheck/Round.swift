@@ -241,9 +241,10 @@ struct Round {
             var grace = HTTPGrace.length(started: started, now: now)
             // Waves: the HTTPS quorum may have waited for a second wave, but the first wave's plain
             // HTTP has been out since the start: it gets what it would have had with every probe
-            // sent at once, three times the first HTTPS answer's time after it.
+            // sent at once, the grace counted from the first HTTPS answer.
             if state.hedged, let first = state.firstHTTPSSuccess {
-                grace = max(now.duration(to: started + first * (HTTPSGrace.factor + 1)), HTTPSGrace.minimum)
+                let end = started + max(first * (HTTPSGrace.factor + 1), first + HTTPSGrace.minimum)
+                grace = max(now.duration(to: end), .zero)
             }
             let expiry = HTTPGrace.expired(after: grace)
             state.httpGraceExpiry = expiry
