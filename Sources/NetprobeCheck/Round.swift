@@ -38,7 +38,9 @@ struct Round {
         var httpGraceOver = false
         var apiGraceGiven = false
         var canaryGraceGiven = false
-        /// Probes of later waves not sent yet (`WavePlan`); still in `findings.pending`.
+        /// Probes of later waves not sent yet (`WavePlan`), or sent only by the hedge (the first
+        /// wave was slow): the plan may still let them go once the first wave has settled the
+        /// path, as it would have had they waited. Still in `findings.pending`.
         var held: [ProbeSpec] = []
         /// When the first probe answered, and the first HTTPS probe validated, since the start.
         var firstAnswer: Duration?
@@ -134,11 +136,6 @@ struct Round {
         // result copied all the results before it (quadratic in the number of probes).
         paths[index].running.remove("\(index)/\(name)")
         paths[index].settledAt = now
-        // The hedge has come: the runner sent what was still held.
-        if let hedgeAt = paths[index].hedgeAt, hedgeAt <= now {
-            paths[index].held.removeAll()
-            paths[index].hedgeAt = nil
-        }
         switch role {
         case .probe(let spec):
             if let expiry = paths[index].httpGraceExpiry, observation.transportError == expiry {

@@ -76,8 +76,10 @@ public enum WavePlan {
         }
     }
 
-    /// What to do with the held probes now: send some, never send some, and when to send the
-    /// rest if nothing else decides first (nil: no hedge).
+    /// What to do with the held probes now: send some for good, let some go (never sent, or
+    /// cancelled if the hedge sent them), and when the rest are sent unless something decides
+    /// first (nil: no hedge). Probes the hedge sent stay held: the first wave may still settle
+    /// the path, and then they are not needed, as if the first wave had not been slow.
     public struct Step: Sendable, Equatable {
         public var send: [String] = []
         public var drop: [String] = []
@@ -129,8 +131,8 @@ public enum WavePlan {
         }
         // Plain HTTP still silent after HTTPS answered (port 80 dropped?) is left to the hedge:
         // a resumed TLS handshake often beats plain HTTP on a healthy network.
-        let hedgeAt = hedge(firstAnswer: state.firstAnswer)
-        if state.elapsed >= hedgeAt { return Step(send: all) }
-        return Step(hedgeAt: hedgeAt)
+        // The runner sends them at the hedge (at once when it has passed); they stay the plan's
+        // to let go if the first wave settles the path after all.
+        return Step(hedgeAt: hedge(firstAnswer: state.firstAnswer))
     }
 }
