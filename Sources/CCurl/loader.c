@@ -68,6 +68,9 @@ int netprobe_curl_load(char *message, size_t size) {
     NETPROBE_RESOLVE(multi_strerror, curl_multi_strerror);
     NETPROBE_RESOLVE(slist_append, curl_slist_append);
     NETPROBE_RESOLVE(slist_free_all, curl_slist_free_all);
+    NETPROBE_RESOLVE(share_init, curl_share_init);
+    NETPROBE_RESOLVE(share_setopt, curl_share_setopt);
+    NETPROBE_RESOLVE(share_cleanup, curl_share_cleanup);
 #undef NETPROBE_RESOLVE
     netprobe_trust_share_resolve(library);
     /* Never dlclosed: transfers and libcurl's own threads may use it until exit. */

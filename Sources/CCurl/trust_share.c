@@ -1,6 +1,7 @@
 #include "shim.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 /*
@@ -82,4 +83,47 @@ CURLcode netprobe_easy_share_trust(CURL *handle, struct netprobe_trust_share *sh
     CURLcode code = netprobe_curl.easy_setopt(handle, CURLOPT_SSL_CTX_FUNCTION, share_store);
     if (code != CURLE_OK) return code;
     return netprobe_curl.easy_setopt(handle, CURLOPT_SSL_CTX_DATA, (void *)share);
+}
+
+/*
+ * TLS sessions kept from one check to the next (watch), so a re-check resumes its HTTPS
+ * handshakes instead of receiving the certificate chain again: the largest part of what a
+ * check sends over the wire. Only sessions are shared, never connections (each probe still
+ * opens its own, FRESH_CONNECT and FORBID_REUSE: a portal that appears meets a new one), and
+ * a resumed session is still the server's own: it was made by a handshake whose certificate
+ * was verified, and libcurl resumes it only for the same host, port and TLS settings.
+ *
+ * One lock for every kind of data: a transfer ended on a thread of its own (end_later.c)
+ * detaches from the share while the runner's thread may use it.
+ */
+static pthread_mutex_t session_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void lock_sessions(CURL *handle, curl_lock_data data, curl_lock_access access, void *userptr) {
+    (void)handle; (void)data; (void)access; (void)userptr;
+    pthread_mutex_lock(&session_lock);
+}
+
+static void unlock_sessions(CURL *handle, curl_lock_data data, void *userptr) {
+    (void)handle; (void)data; (void)userptr;
+    pthread_mutex_unlock(&session_lock);
+}
+
+CURLSH *netprobe_session_share_new(void) {
+    CURLSH *share = netprobe_curl.share_init();
+    if (share == NULL) return NULL;
+    if (netprobe_curl.share_setopt(share, CURLSHOPT_LOCKFUNC, lock_sessions) != CURLSHE_OK ||
+        netprobe_curl.share_setopt(share, CURLSHOPT_UNLOCKFUNC, unlock_sessions) != CURLSHE_OK ||
+        netprobe_curl.share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION) != CURLSHE_OK) {
+        netprobe_curl.share_cleanup(share);
+        return NULL;
+    }
+    return share;
+}
+
+CURLSHcode netprobe_session_share_free(CURLSH *share) {
+    return share == NULL ? CURLSHE_OK : netprobe_curl.share_cleanup(share);
+}
+
+CURLcode netprobe_easy_share_sessions(CURL *handle, CURLSH *share) {
+    return netprobe_curl.easy_setopt(handle, CURLOPT_SHARE, share);
 }

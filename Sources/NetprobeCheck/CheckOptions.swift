@@ -27,6 +27,10 @@ public struct CheckOptions: Sendable {
     /// Ask the network by DHCPINFORM for the Captive Portal API the machine did not keep
     /// (`DHCPInformFallback`), once a path shows a portal.
     public var askNetwork = true
+    /// Send the probes in waves (`WavePlan`): what settles a healthy network first, the rest
+    /// only when something fails, disagrees or is slow. The commands always do; a test that
+    /// scripts every probe's answer may send them all at once.
+    public var hedged = false
 
     public init(config: ProbeConfig, families: Set<AddressFamily> = Set(AddressFamily.allCases), interfaces: [String] = [],
                 timeout: Double? = nil, caBundle: String? = nil, capportURL: String? = nil,

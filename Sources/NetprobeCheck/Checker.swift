@@ -62,12 +62,14 @@ public final class Checker {
         let start = clock.now
         let timestamp = Date()
         let deadline = start.advanced(by: .milliseconds(Int64(options.timeout * 1000)))
+        let wireBefore = wireTotals
         var snapshot = try source.snapshot()
         lastGates = Self.gates(options, snapshot: snapshot)
         if tracksLeases, let gates = lastGates { lastLeases = Self.leaseFacts(options, snapshot: snapshot, gates: gates) }
         lastPathAddresses = Self.addresses(of: lastGates ?? [], in: snapshot)
         let plans = options.allPaths ? PathPlan.every(options, snapshot: snapshot) : [PathPlan.machine(options, snapshot: snapshot)]
-        var round = Round(plans, quorum: options.config.quorum, started: start)
+        var round = Round(plans, quorum: options.config.quorum, started: start, hedged: options.hedged,
+                          rotation: Int.random(in: 0..<360))
         var results = round.isEmpty ? round.run(on: NoTransfers(), deadline: deadline)
                                     : round.run(on: try transferRunner(), deadline: deadline)
         for index in results.indices {
@@ -84,8 +86,20 @@ public final class Checker {
         FaultFinder.locate(&paths, results: results, snapshot: snapshot, source: source)
         // After the verdict, which it never changes: only an IPv6-only machine asks, once.
         snapshot.nat64 = NAT64Discovery.discover(snapshot, deadline: deadline)
-        return Report(paths: paths, overall: Self.overall(paths), durationMs: start.duration(to: clock.now).inMilliseconds,
-                      timestamp: timestamp, path: snapshot)
+        var report = Report(paths: paths, overall: Self.overall(paths), durationMs: start.duration(to: clock.now).inMilliseconds,
+                            timestamp: timestamp, path: snapshot)
+        report.wire = wireTotals - wireBefore
+        return report
+    }
+
+    /// The running totals of what this checker's transfers and netprobe's own DNS put on the wire.
+    private var wireTotals: WireBytes {
+        var totals = DNSExchange.wireBytes
+        if let runner {
+            totals.tcpSent = runner.wireBytes.tcpSent
+            totals.tcpReceived = runner.wireBytes.tcpReceived
+        }
+        return totals
     }
 
     /// The machine's answer: the best verdict among the paths the kernel routes the machine's

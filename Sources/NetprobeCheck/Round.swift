@@ -40,6 +40,25 @@ struct Round {
         var httpGraceOver = false
         var apiGraceGiven = false
         var canaryGraceGiven = false
+        /// Probes of later waves not sent yet (`WavePlan`), or sent only by the hedge (the first
+        /// wave was slow): the plan may still let them go once the first wave has settled the
+        /// path, as it would have had they waited. Still in `findings.pending`.
+        var held: [ProbeSpec] = []
+        /// When the first probe answered, and the first HTTPS probe validated, since the start.
+        var firstAnswer: Duration?
+        var firstHTTPSSuccess: Duration?
+        /// When HTTPS still running on an online path is ended, its grace, and how (`HTTPSGrace`).
+        var httpsGraceEnd: (instant: ContinuousClock.Instant, length: Duration, error: TransportError)?
+        /// Held probes the wave plan decided never to send (their cancellation is on its way).
+        var dropped: Set<String> = []
+        var hedged = false
+        /// When the runner sends whatever is still held (the hedge); nil: not scheduled.
+        var hedgeAt: ContinuousClock.Instant?
+
+        /// Request names of the probes never sent: held, or dropped before they were.
+        func unsent(_ index: Int) -> Set<String> {
+            Set(held.map { "\(index)/\($0.name)" }).union(dropped.map { "\(index)/\($0)" })
+        }
     }
 
     private var paths: [PathState]
@@ -47,9 +66,12 @@ struct Round {
     private var roles: [String: (path: Int, role: Role, name: String)] = [:]
     private var requests: [ProbeRequest] = []
     private let started: ContinuousClock.Instant
+    private var deadline: ContinuousClock.Instant
 
-    init(_ plans: [PathPlan], quorum: Int, started: ContinuousClock.Instant) {
+    /// `hedged`: each path sends its probes in waves (`WavePlan`, first wave varied by `rotation`).
+    init(_ plans: [PathPlan], quorum: Int, started: ContinuousClock.Instant, hedged: Bool = false, rotation: Int = 0) {
         self.started = started
+        self.deadline = started
         paths = plans.map { plan in
             PathState(plan: plan, findings: PathFindings(quorum: quorum, gate: plan.gate, pending: plan.specs,
                                                          capport: plan.api?.report, capportPending: plan.api?.request != nil,
@@ -64,7 +86,15 @@ struct Round {
                 paths[index].running.insert(renamed.name)
                 requests.append(renamed)
             }
-            for (request, spec) in zip(plan.requests, plan.specs) { add(request, .probe(spec)) }
+            let first = hedged ? Set(WavePlan.firstWave(plan.specs, quorum: quorum, rotation: rotation).map(\.name))
+                               : Set(plan.specs.map(\.name))
+            for (request, spec) in zip(plan.requests, plan.specs) {
+                var request = request
+                request.held = !first.contains(spec.name)
+                if request.held { paths[index].held.append(spec) }
+                paths[index].hedged = hedged
+                add(request, .probe(spec))
+            }
             if let request = plan.api?.request { add(request, .capport) }
             if let canary = plan.canary { add(canary.request, .canary(host: canary.host)) }
         }
@@ -75,7 +105,13 @@ struct Round {
     /// Runs every transfer until each path's conclusion is final (and its graces are over),
     /// or the deadline passes.
     mutating func run(on runner: some TransferRunner, deadline: ContinuousClock.Instant) -> [PathResult] {
+        self.deadline = deadline
         if !requests.isEmpty {
+            // The hedge before anything has answered (`WavePlan.hedgeCeiling`).
+            for (index, state) in paths.enumerated() where !state.held.isEmpty {
+                paths[index].hedgeAt = started + WavePlan.hedge(firstAnswer: nil)
+                runner.release(Set(state.held.map { "\(index)/\($0.name)" }), at: paths[index].hedgeAt!)
+            }
             var seen: Set<String> = []
             let observations = runner.run(requests, deadline: deadline) { observation in
                 seen.insert(observation.name)
@@ -108,8 +144,18 @@ struct Round {
                 paths[index].httpGraceOver = true
             }
             observation.resolver = Self.resolver(of: observation, plan: paths[index].plan)
-            paths[index].findings.settled.append(Classifier.classify(observation, for: spec))
+            let evidence = Classifier.classify(observation, for: spec)
+            paths[index].findings.settled.append(evidence)
             paths[index].findings.pending.removeAll { $0.name == spec.name }
+            paths[index].held.removeAll { $0.name == spec.name }
+            paths[index].dropped.remove(spec.name)
+            if evidence.outcome != .skipped, paths[index].firstAnswer == nil {
+                paths[index].firstAnswer = started.duration(to: now)
+            }
+            if spec.isHTTPS, evidence.outcome == .success {
+                if paths[index].firstHTTPSSuccess == nil { paths[index].firstHTTPSSuccess = started.duration(to: now) }
+            }
+            wave(index, now: now, runner: runner)
         case .capport:
             paths[index].findings.capport = paths[index].plan.api?.api.report(from: observation)
             paths[index].findings.capportPending = false
@@ -118,6 +164,35 @@ struct Round {
             paths[index].findings.canaryPending = false
         }
         Self.schedule(&paths[index], index: index, now: now, started: started, runner: runner)
+    }
+
+    /// The wave plan's step after an answer: held probes sent now, dropped for good, or hedged.
+    private mutating func wave(_ index: Int, now: ContinuousClock.Instant, runner: some TransferRunner) {
+        guard !paths[index].held.isEmpty else { return }
+        let step = WavePlan.next(WavePlan.State(findings: paths[index].findings, held: paths[index].held,
+                                                elapsed: started.duration(to: now), firstAnswer: paths[index].firstAnswer))
+        func names(_ list: [String]) -> Set<String> { Set(list.map { "\(index)/\($0)" }) }
+        if !step.send.isEmpty {
+            runner.release(names(step.send), at: now)
+            // HTTPS asked during the grace ends with it, as the HTTPS already running does; asked
+            // after it (the first was silent throughout), it has a grace of the same length.
+            if let grace = paths[index].httpsGraceEnd {
+                let https = paths[index].held.filter { $0.isHTTPS && step.send.contains($0.name) }.map(\.name)
+                if now < grace.instant {
+                    runner.end(names(https), at: grace.instant, with: grace.error)
+                } else {
+                    runner.end(names(https), at: now + grace.length, with: HTTPSGrace.expired(after: grace.length))
+                }
+            }
+        }
+        if !step.drop.isEmpty {
+            runner.end(names(step.drop), at: now, with: ProbeRunner.cancelledError)
+            paths[index].dropped.formUnion(step.drop)
+        }
+        paths[index].held.removeAll { step.send.contains($0.name) || step.drop.contains($0.name) }
+        guard !paths[index].held.isEmpty else { return }
+        paths[index].hedgeAt = step.hedgeAt.map { started + $0 }
+        runner.release(names(paths[index].held.map(\.name)), at: paths[index].hedgeAt ?? deadline)
     }
 
     /// Whose answer the probe's addresses came from: the proxy's when it went through one,
@@ -136,11 +211,13 @@ struct Round {
                                  started: ContinuousClock.Instant, runner: some TransferRunner) {
         guard !state.running.isEmpty else { return }
         let conclusion = VerdictEngine.conclude(state.findings)
+        // Probes never sent (later waves) end as not needed, never with a time-out of their own.
+        let unsent = state.unsent(index)
         if conclusion.isFinal {
             // Plain HTTP whose grace has just run out is ending with its time-out, not as "not needed".
             let expiring = state.httpGraceOver && conclusion.verdict == .online
-                ? Set(state.findings.pending.filter { !$0.isHTTPS }.map { "\(index)/\($0.name)" }) : []
-            let https = Set(state.findings.pending.filter(\.isHTTPS).map { "\(index)/\($0.name)" })
+                ? Set(state.findings.pending.filter { !$0.isHTTPS }.map { "\(index)/\($0.name)" }).subtracting(unsent) : []
+            let https = Set(state.findings.pending.filter(\.isHTTPS).map { "\(index)/\($0.name)" }).subtracting(unsent)
             guard conclusion.verdict == .online, !https.isEmpty else {
                 runner.end(state.running.subtracting(expiring), at: now, with: ProbeRunner.cancelledError)
                 return
@@ -148,18 +225,34 @@ struct Round {
             guard !state.httpsGraceGiven else { return }
             state.httpsGraceGiven = true
             let grace = HTTPSGrace.length(started: started, now: now)
-            runner.end(https, at: now + grace, with: HTTPSGrace.expired(after: grace))
-            runner.end(state.running.subtracting(https).subtracting(expiring), at: now + grace, with: ProbeRunner.cancelledError)
+            let expired = HTTPSGrace.expired(after: grace)
+            state.httpsGraceEnd = (now + grace, grace, expired)
+            runner.end(https, at: now + grace, with: expired)
+            // Held probes stay with the wave plan: it may still ask one (`partial`) after the grace.
+            runner.end(state.running.subtracting(https).subtracting(expiring).subtracting(unsent), at: now + grace,
+                       with: ProbeRunner.cancelledError)
         } else if !conclusion.probesFinal {
             // Pending HTTPS never counts as possible interception (ProbeTally), so what keeps an
             // online verdict open here is plain HTTP alone.
             guard conclusion.verdict == .online, conclusion.httpsOperators >= conclusion.quorum,
                   state.httpGraceExpiry == nil else { return }
-            let http = Set(state.findings.pending.filter { !$0.isHTTPS }.map { "\(index)/\($0.name)" })
-            let grace = HTTPGrace.length(started: started, now: now)
+            let http = Set(state.findings.pending.filter { !$0.isHTTPS }.map { "\(index)/\($0.name)" }).subtracting(unsent)
+            var grace = HTTPGrace.length(started: started, now: now)
+            // Waves: the HTTPS quorum may have waited for a second wave, but the first wave's plain
+            // HTTP has been out since the start: it gets what it would have had with every probe
+            // sent at once, the grace counted from the first HTTPS answer.
+            if state.hedged, let first = state.firstHTTPSSuccess {
+                let end = started + max(first * (HTTPSGrace.factor + 1), first + HTTPSGrace.minimum)
+                grace = max(now.duration(to: end), .zero)
+            }
             let expiry = HTTPGrace.expired(after: grace)
             state.httpGraceExpiry = expiry
             runner.end(http, at: now + grace, with: expiry)
+            // Plain HTTP not sent yet could only show a portal that the first wave's would have shown.
+            let heldHTTP = state.held.filter { !$0.isHTTPS }.map(\.name)
+            runner.end(Set(heldHTTP.map { "\(index)/\($0)" }), at: now, with: ProbeRunner.cancelledError)
+            state.dropped.formUnion(heldHTTP)
+            state.held.removeAll { !$0.isHTTPS }
         } else {
             // The probes have decided; the API and the canary may keep us waiting, each for a
             // bounded grace only.

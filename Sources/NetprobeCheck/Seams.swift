@@ -33,6 +33,18 @@ public protocol TransferRunner: AnyObject {
     /// A set, not any sequence: called through this protocol, a generic sequence's iterator
     /// type was looked up by name at the first cut-off.
     func end(_ names: Set<String>, at instant: ContinuousClock.Instant, with error: TransportError)
+    /// Running totals of the TCP payload its connections carried (a check takes the difference).
+    var wireBytes: WireBytes { get }
+    /// Before `run` or from `onResult`: the named held requests (`ProbeRequest.held`) start at `instant`, unless
+    /// `end` has ended them by then. A later call for the same name replaces the earlier one.
+    func release(_ names: Set<String>, at instant: ContinuousClock.Instant)
+}
+
+extension TransferRunner {
+    /// A runner that opens no connection of its own (a scripted one) put nothing on the wire.
+    public var wireBytes: WireBytes { WireBytes() }
+    /// A runner that holds nothing back (it sends every request at once) has nothing to release.
+    public func release(_ names: Set<String>, at instant: ContinuousClock.Instant) {}
 }
 
 extension ProbeRunner: TransferRunner {}

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import NetprobeWire
 import NetprobeVerdict
 import NetprobeSystem
@@ -43,6 +44,16 @@ public enum DNSExchange {
     }
 
     public typealias Outcome = Result<DNSAnswer, Failure>
+
+    /// Running totals, process-wide, of the DNS messages netprobe exchanged itself (UDP
+    /// payloads; over TCP with their length prefixes): a check reads them before and after.
+    static let sentBytes = Atomic<Int>(0)
+    static let receivedBytes = Atomic<Int>(0)
+
+    /// The running totals as wire figures (only the DNS ones set).
+    public static var wireBytes: WireBytes {
+        WireBytes(dnsSent: sentBytes.load(ordering: .relaxed), dnsReceived: receivedBytes.load(ordering: .relaxed))
+    }
 
     /// When unanswered questions are sent once more: one lost datagram (on Wi-Fi, say) must
     /// not be a failure, and a resolver answers a first question well within this.
@@ -276,6 +287,7 @@ struct DNSSocket {
                 return errno == ECONNREFUSED ? .refused : .socket("send: \(Self.errorText())")
             }
             offset += sent
+            DNSExchange.sentBytes.add(sent, ordering: .relaxed)
         }
         return nil
     }
@@ -285,7 +297,10 @@ struct DNSSocket {
     func receive(into buffer: inout [UInt8], deadline: ContinuousClock.Instant) -> Result<[UInt8], DNSExchange.Failure>? {
         while wait(for: Int16(POLLIN), deadline: deadline) {
             let count = buffer.withUnsafeMutableBytes { Glibc.recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count >= 0 { return .success(Array(buffer[0..<count])) }
+            if count >= 0 {
+                DNSExchange.receivedBytes.add(count, ordering: .relaxed)
+                return .success(Array(buffer[0..<count]))
+            }
             if errno == EINTR || errno == EAGAIN { continue }
             return .failure(errno == ECONNREFUSED ? .refused : .socket("recv: \(Self.errorText())"))
         }
@@ -305,6 +320,7 @@ struct DNSSocket {
                 return .failure(errno == ECONNREFUSED ? .refused : .socket("recv: \(Self.errorText())"))
             }
             filled += got
+            DNSExchange.receivedBytes.add(got, ordering: .relaxed)
         }
         return .success(bytes)
     }

@@ -33,6 +33,10 @@ public struct ProbeRequest: Sendable, Equatable {
     /// a DNS error (`ProbeRunner.unresolvedError`) rather than wait for the system resolver's
     /// own time-outs. Used only when the link's resolvers can be asked instead.
     public var resolveWithin: Double?
+    /// Not sent when the round starts: it waits for `release` (a later wave), and a round that
+    /// ends first reports it as cancelled, never sent. Its time limit still counts from the
+    /// round's start, so a later wave never makes a check outlast its probe time-out.
+    public var held = false
 
     public init(
         name: String, url: String, timeout: Double, interface: String? = nil, family: AddressFamily? = nil,

@@ -21,6 +21,22 @@ public final class ProbeRunner {
     public private(set) var sharedTrustHandshakes = 0
     /// The libcurl loaded: its version decides which options each transfer sets.
     public let library: CurlLibrary
+    /// The TCP payload of every connection this runner's transfers closed (wire_tally.c).
+    /// Freed with the runner unless a transfer was ended on a thread of its own, whose
+    /// connection may close after the runner is gone: then its few bytes stay allocated.
+    private let wireTally: OpaquePointer?
+    private var wireTallyHandedOver = false
+    /// TLS sessions resumed from round to round (`watch`); never connections. Dropped when
+    /// the trust they were verified against changes (`TLSSessions.trustStamp`).
+    private var sessions: TLSSessions
+    private var sessionsTrust: [Int] = []
+
+    /// Running totals of the TCP payload this runner's connections carried, from its start.
+    public var wireBytes: WireBytes {
+        guard let wireTally else { return WireBytes() }
+        return WireBytes(tcpSent: Int(netprobe_wire_tally_sent(wireTally)),
+                         tcpReceived: Int(netprobe_wire_tally_received(wireTally)))
+    }
 
     /// Called from `onResult` during `run`: the named transfers, if still running at `instant`,
     /// end then and are reported with `error` (through `onResult`, like any result). A later
@@ -31,11 +47,22 @@ public final class ProbeRunner {
         for name in names { cutoffs[name] = (instant, error) }
     }
 
+    /// Per request name: when a held request starts (`ProbeRequest.held`).
+    private var releases: [String: ContinuousClock.Instant] = [:]
+
+    /// Before or during `run` (from `onResult`): the named held requests start at `instant`,
+    /// unless ended (`end`) by then. A later call for the same name replaces the earlier one.
+    public func release(_ names: Set<String>, at instant: ContinuousClock.Instant) {
+        for name in names { releases[name] = instant }
+    }
+
     /// Initialises libcurl for the process (once, whoever comes first) and creates the multi handle.
     public init() throws(HTTPError) {
         library = try CurlGlobal.ensureInitialized()
         guard let multi = Self.makeMulti() else { throw .multiInitFailed }
         self.firstMulti = multi
+        wireTally = netprobe_wire_tally_new()
+        sessions = TLSSessions()  // after the load: it calls into libcurl
     }
 
     /// Sets its transfers' options as for `library`, whatever libcurl is loaded: the tests
@@ -45,10 +72,13 @@ public final class ProbeRunner {
         guard let multi = Self.makeMulti() else { throw .multiInitFailed }
         self.firstMulti = multi
         self.library = library
+        wireTally = netprobe_wire_tally_new()
+        sessions = TLSSessions()  // after the load: it calls into libcurl
     }
 
     deinit {
         if let firstMulti { netprobe_multi_cleanup(firstMulti) }
+        if !wireTallyHandedOver { netprobe_wire_tally_free(wireTally) }
     }
 
     private static func makeMulti() -> UnsafeMutableRawPointer? {
@@ -77,6 +107,13 @@ public final class ProbeRunner {
         defer {
             isRunning = false
             cutoffs = [:]
+            releases = [:]
+        }
+        let runStarted = ContinuousClock.now
+        let trustNow = TLSSessions.trustStamp(requests)
+        if trustNow != sessionsTrust {
+            sessions = TLSSessions()
+            sessionsTrust = trustNow
         }
 
         var results = [ProbeObservation?](repeating: nil, count: requests.count)
@@ -101,24 +138,33 @@ public final class ProbeRunner {
             if listening { listening = onResult(observation) }
         }
 
-        for (index, request) in requests.enumerated() {
+        // Held requests (later waves), in request order, until released or ended.
+        var held: [Int] = []
+        func start(_ index: Int) {
+            let request = requests[index]
             guard let multi else {
                 finish(index, Self.unsent(request, Self.internalError("curl_multi_init failed")))
-                continue
+                return
             }
             if !listening {
                 results[index] = Self.unsent(request, Self.cancelledError)
-                continue
+                return
             }
             let leftMs = (deadline - .now).inMilliseconds
             guard leftMs >= 1 else {
                 finish(index, Self.unsent(request, Self.deadlineError))
-                continue
+                return
             }
             do {
-                let limitMs = min(Self.probeLimitMs(request.timeout), leftMs).rounded(.up)
+                // A later wave ends when the first would have: its limit counts from the round's start.
+                let spentMs = (ContinuousClock.now - runStarted).inMilliseconds
+                let limitMs = min(Self.probeLimitMs(request.timeout) - spentMs, leftMs).rounded(.up)
+                guard limitMs >= 1 else {
+                    finish(index, Self.unsent(request, Self.deadlineError))
+                    return
+                }
                 let transfer = try Transfer(index: index, request: request, timeLimitMs: Int(limitMs), trust: trust,
-                                            library: library)
+                                            library: library, wire: wireTally, sessions: sessions)
                 if transfer.attach(to: multi) {
                     active.append(transfer)
                 } else {
@@ -128,9 +174,29 @@ public final class ProbeRunner {
                 finish(index, Self.unsent(request, TransportError(kind: .other, code: Int(error.code), message: error.message)))
             }
         }
+        for index in requests.indices {
+            if requests[index].held { held.append(index) } else { start(index) }
+        }
+        /// Held requests whose cut-off or release has come: ended unsent, or started.
+        func releaseDue() {
+            guard !held.isEmpty else { return }
+            let now = ContinuousClock.now
+            for index in held {
+                let name = requests[index].name
+                if let cutoff = cutoffs[name], cutoff.instant <= now {
+                    held.removeAll { $0 == index }
+                    finish(index, Self.unsent(requests[index], cutoff.error))
+                } else if let release = releases[name], release <= now {
+                    held.removeAll { $0 == index }
+                    start(index)
+                }
+            }
+        }
 
         var failure: TransportError?
-        while let multi, !active.isEmpty && listening {
+        while let multi, (!active.isEmpty || held.contains { releases[requests[$0].name] != nil || cutoffs[requests[$0].name] != nil })
+            && listening {
+            releaseDue()
             var stillRunning: Int32 = 0
             let performed = netprobe_multi_perform(multi, &stillRunning)
             guard performed == CURLM_OK else {
@@ -165,12 +231,14 @@ public final class ProbeRunner {
                 end(transfer)
                 finish(transfer.index, transfer.observation(endedWith: cutoffs[transfer.request.name]!.error))
             }
+            releaseDue()
             let leftMs = (deadline - .now).inMilliseconds
-            guard !active.isEmpty, listening, leftMs > 0 else { break }
-            let nextCutoff = active.compactMap { transfer in
+            let waiting = held.compactMap { [releases[requests[$0].name], cutoffs[requests[$0].name]?.instant].compactMap { $0 }.min() }
+            guard !active.isEmpty || !waiting.isEmpty, listening, leftMs > 0 else { break }
+            let nextCutoff = (active.compactMap { transfer in
                 [cutoffs[transfer.request.name]?.instant ?? Self.pendingResolveCutoff(transfer), transfer.ownDeadline]
                     .compactMap { $0 }.min()
-            }.min()
+            } + waiting).min()
             let cutoffMs = nextCutoff.map { ($0 - .now).inMilliseconds } ?? leftMs
             // libcurl shortens the wait itself when one of its own timers is due sooner.
             let polled = netprobe_multi_poll(multi, nil, 0, Int32(max(0, min(1000, min(leftMs, cutoffMs))).rounded(.up)), nil)
@@ -192,8 +260,17 @@ public final class ProbeRunner {
             }
         }
         active.removeAll()
+        // Held requests never released were not needed: never sent.
+        for index in held {
+            results[index] = Self.unsent(requests[index], Self.cancelledError)
+        }
         if let multi {
-            if lingering.isEmpty { netprobe_multi_cleanup(multi) } else { Transfer.endLater(lingering, multi: multi) }
+            if lingering.isEmpty {
+                netprobe_multi_cleanup(multi)
+            } else {
+                wireTallyHandedOver = true
+                Transfer.endLater(lingering, multi: multi)
+            }
         }
         return zip(requests, results).map { request, result in result ?? Self.unsent(request, Self.cancelledError) }
     }

@@ -39,8 +39,9 @@ final class Transfer {
     private var handedOver = false
 
     /// `trust`: the round's shared certificate stores, for transfers that trust a hashed directory.
+    /// `wire`: where its connections' TCP payload is counted as they close (nil: not counted).
     init(index: Int, request: ProbeRequest, timeLimitMs: Int, trust: TrustShares?,
-         library: CurlLibrary) throws(TransferSetupError) {
+         library: CurlLibrary, wire: OpaquePointer? = nil, sessions: TLSSessions? = nil) throws(TransferSetupError) {
         guard let handle = netprobe_easy_init() else {
             throw TransferSetupError(code: CURLE_FAILED_INIT.rawValue, message: "curl_easy_init failed")
         }
@@ -54,6 +55,14 @@ final class Transfer {
         self.errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         try configure(timeLimitMs: ownDeadline == nil ? timeLimitMs : timeLimitMs + Self.ownDeadlineLeadMs, trust: trust)
+        if let wire {
+            try check(netprobe_easy_count_wire(handle, wire), "CURLOPT_CLOSESOCKETFUNCTION")
+        }
+        // Resumed TLS sessions save the certificate chain on every re-check; without a share
+        // each handshake is simply a full one.
+        if usesTLS, let sessions {
+            _ = sessions.attach(handle)
+        }
     }
 
     deinit {
@@ -197,8 +206,10 @@ final class Transfer {
     }
 
     /// Defeat caches between us and the server; the caller's headers win over these defaults.
+    /// `Connection: close` says what FORBID_REUSE does anyway: the server closes right after its
+    /// answer, its FIN riding with it, one packet fewer per probe than our closing first.
     private func setHeaders() throws(TransferSetupError) {
-        let defaults = ["Cache-Control: no-cache", "Pragma: no-cache"]
+        let defaults = ["Cache-Control: no-cache", "Pragma: no-cache", "Connection: close"]
         var lines = defaults
         if !request.extraHeaders.isEmpty {
             let overridden = Set(request.extraHeaders.map(Self.headerName))

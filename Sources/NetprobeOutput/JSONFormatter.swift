@@ -138,9 +138,17 @@ enum DNSDocument {
 }
 
 enum ReportDocument {
+    /// What the check put on the wire below HTTP: totals, then TCP payload and own DNS apart.
+    static func wire(_ wire: WireBytes) -> JSONOut {
+        .object(["sent": .int(wire.sent), "received": .int(wire.received),
+                 "tcp_sent": .int(wire.tcpSent), "tcp_received": .int(wire.tcpReceived),
+                 "dns_sent": .int(wire.dnsSent), "dns_received": .int(wire.dnsReceived)])
+    }
+
     static func json(_ report: Report, timestamp: Date? = nil) -> JSONOut {
         .object([
-            "bytes": .object(["received": .int(report.bytesMoved.received), "sent": .int(report.bytesMoved.sent)]),
+            "bytes": .object(["received": .int(report.bytesMoved.received), "sent": .int(report.bytesMoved.sent),
+                              "wire": wire(report.wire)]),
             "capport": report.capport.map(CapportDocument.json) ?? .null,
             "default_routes": .array(report.path.defaultRoutes.map(RouteDocument.json)),
             "dhcp_inform": DHCPInformDocument.json(report.inform),

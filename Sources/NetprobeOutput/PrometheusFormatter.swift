@@ -20,6 +20,8 @@ public enum PrometheusFormatter {
         out.gauge("netprobe_fault", "1 for the hop that failed while offline (none is 1 when the evidence does not tell).",
                   Fault.allCases.map { ([("fault", $0.rawValue)], report.verdict == .offline && report.fault?.fault == $0 ? 1 : 0) })
         out.gauge("netprobe_duration_seconds", "Wall time of the whole check.", [([], report.durationMs / 1000)])
+        out.gauge("netprobe_check_bytes", "What the check put on the wire: its connections' TCP payload (TLS included) and the DNS netprobe sent itself.",
+                  [([("direction", "sent")], Double(report.wire.sent)), ([("direction", "received")], Double(report.wire.received))])
         out.gauge("netprobe_quorum_required", "Independent operators required to validate.", [([], Double(report.quorumRequired))])
         out.gauge("netprobe_quorum_operators", "Operators that validated (success) or showed interception (portal).",
                   [([("outcome", "success")], Double(report.successOperators)), ([("outcome", "portal")], Double(report.portalOperators))])

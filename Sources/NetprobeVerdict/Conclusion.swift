@@ -7,7 +7,8 @@ public struct PathFindings: Sendable {
     public var gate: GateResult
     /// Judged probes, skipped ones included (they count for nothing).
     public var settled: [ProbeEvidence]
-    /// Probes sent and not yet judged.
+    /// Probes not yet judged: sent, or held back for a later wave (`WavePlan`), which may still
+    /// be sent and so count as pending until the plan decides they never will be.
     public var pending: [ProbeSpec]
     /// The API's report when one is known: answered, failed, or never to be asked.
     public var capport: CapportReport?

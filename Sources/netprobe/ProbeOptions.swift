@@ -114,6 +114,7 @@ struct ProbeOptions: ParsableArguments {
                                    caBundle: caBundle, capportURL: capportURL, allPaths: allPaths,
                                    proxy: (try? proxySettings()) ?? ProxySettings(choice: .none))
         options.askLinkResolvers = !noLinkResolvers
+        options.hedged = true
         return options
     }
 

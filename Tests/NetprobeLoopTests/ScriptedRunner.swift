@@ -31,6 +31,10 @@ final class ScriptedRunner: TransferRunner {
     /// it is handling plus the delay it asked for. Real time spent between events (slow under
     /// a sanitizer) never moves virtual time.
     private var cutoffs: [String: (moment: Duration, error: TransportError)] = [:]
+    /// Held requests (`ProbeRequest.held`): when each is released, in virtual time.
+    private var releases: [String: Duration] = [:]
+    /// The names of the requests that were sent (held ones once released), in order.
+    private(set) var sent: [String] = []
     private var virtualNow: Duration = .zero
 
     init(_ script: @escaping (String, ProbeRequest) -> Answer?) {
@@ -46,17 +50,28 @@ final class ScriptedRunner: TransferRunner {
         for name in names { cutoffs[name] = (virtualNow + delay, error) }
     }
 
+    /// Releases held requests at `instant` in the same virtual time as the cut-offs; before the
+    /// round (virtual time not started), counted from its start.
+    func release(_ names: Set<String>, at instant: ContinuousClock.Instant) {
+        let delay = max(ContinuousClock.now.duration(to: instant), .zero)
+        for name in names { releases[name] = virtualNow + delay }
+    }
+
     func run(_ requests: [ProbeRequest], deadline: ContinuousClock.Instant,
              onResult: (ProbeObservation) -> Bool) -> [ProbeObservation] {
         rounds += 1
         self.requests += requests
         cutoffs = [:]
         virtualNow = .zero
+        defer { releases = [:] }
         let start = ContinuousClock.now
         let limit = start.duration(to: deadline)
         var results = [ProbeObservation?](repeating: nil, count: requests.count)
         var listening = true
         let answers = requests.map { script(Self.shortName($0.name), $0) }
+        // When each request was sent: at once, or (held) when released; its answer comes that much later.
+        var sentAt: [Duration?] = requests.map { $0.held ? nil : .zero }
+        for request in requests where !request.held { sent.append(Self.shortName(request.name)) }
 
         func deliver(_ index: Int, _ observation: ProbeObservation, at moment: Duration) {
             virtualNow = moment
@@ -70,17 +85,39 @@ final class ScriptedRunner: TransferRunner {
             guard !open.isEmpty else { break }
             // The next thing to happen in virtual time: an answer, a cut-off, or the deadline.
             var next: (moment: Duration, index: Int, cut: TransportError?)?
+            var release: (moment: Duration, index: Int)?
             for index in open {
-                if let answer = answers[index], answer.at < (next?.moment ?? .seconds(1_000_000)) { next = (answer.at, index, nil) }
+                guard let since = sentAt[index] else {
+                    if let at = releases[requests[index].name], max(at, virtualNow) < (release?.moment ?? .seconds(1_000_000)) {
+                        release = (max(at, virtualNow), index)
+                    }
+                    if let cut = cutoffs[requests[index].name] {
+                        let moment = max(cut.moment, virtualNow)
+                        if moment <= (next?.moment ?? .seconds(1_000_000)) { next = (moment, index, cut.error) }
+                    }
+                    continue
+                }
+                if let answer = answers[index], since + answer.at < (next?.moment ?? .seconds(1_000_000)) {
+                    next = (since + answer.at, index, nil)
+                }
                 if let cut = cutoffs[requests[index].name] {
                     let moment = max(cut.moment, virtualNow)
                     if moment <= (next?.moment ?? .seconds(1_000_000)) { next = (moment, index, cut.error) }
                 }
             }
+            // A release that comes first (and before any cut-off of the same request) sends it.
+            if let release, release.moment < limit, release.moment < (next?.moment ?? .seconds(1_000_000)) {
+                virtualNow = release.moment
+                sentAt[release.index] = release.moment
+                sent.append(Self.shortName(requests[release.index].name))
+                continue
+            }
             guard let event = next, event.moment < limit else {
                 for index in open {
-                    deliver(index, observation(requests[index], error: TransportError(kind: .timeout, code: 28, message: "deadline")),
-                            at: limit)
+                    // Held and never released: never sent, as the real runner reports it.
+                    let error = sentAt[index] == nil ? TransportError(kind: .cancelled, code: 42, message: "cancelled")
+                                                     : TransportError(kind: .timeout, code: 28, message: "deadline")
+                    deliver(index, observation(requests[index], error: error), at: limit)
                 }
                 break
             }

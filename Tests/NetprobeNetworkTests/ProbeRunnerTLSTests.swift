@@ -105,6 +105,41 @@ final class ProbeRunnerTLSTests: ServerTestCase {
         XCTAssertEqual(runner.sharedTrustHandshakes, 0)
     }
 
+    /// The kernel's count of the connections' payload holds what libcurl's HTTP sizes leave out:
+    /// the TLS handshake (the server's certificate alone is larger than the HTTP exchange).
+    func testWireBytesCountTheTLSRecordsOfEveryConnection() throws {
+        let trusted = try hashedDirectory(trusting: Self.certificate)
+        let runner = try ProbeRunner()
+        XCTAssertEqual(runner.wireBytes, WireBytes())
+        let results = runner.run(try httpsRequests(2, directory: trusted, prefix: "w"), deadline: .now + .seconds(10)) { _ in true }
+        XCTAssertEqual(results.map(\.status), [204, 204], "\(results.map(\.transportError))")
+        let http = results.reduce((0, 0)) { ($0.0 + $1.bytesSent, $0.1 + $1.bytesReceived) }
+        let first = runner.wireBytes
+        XCTAssertGreaterThan(first.tcpSent, http.0 + 2 * 200, "two ClientHellos beside the requests")
+        XCTAssertGreaterThan(first.tcpReceived, http.1 + 2 * 500, "two certificates beside the answers")
+        XCTAssertEqual(first.dnsSent + first.dnsReceived, 0, "a runner sends no DNS of its own")
+        // Running totals: the next round adds to them.
+        _ = runner.run(try httpsRequests(1, directory: trusted, prefix: "x"), deadline: .now + .seconds(10)) { _ in true }
+        XCTAssertGreaterThan(runner.wireBytes.tcpReceived, first.tcpReceived)
+    }
+
+    /// A runner resumes its TLS sessions from round to round (watch's re-checks): the server's
+    /// certificate is not sent again. Every round still opens connections of its own.
+    func testLaterRoundsResumeTheirTLSSessions() throws {
+        let trusted = try hashedDirectory(trusting: Self.certificate)
+        let runner = try ProbeRunner()
+        var received: [Int] = []
+        for round in 0..<3 {
+            let before = runner.wireBytes.tcpReceived
+            let results = runner.run(try httpsRequests(1, directory: trusted, prefix: "r\(round)-"), deadline: .now + .seconds(10)) { _ in true }
+            XCTAssertEqual(results.map(\.status), [204], "\(results.map(\.transportError))")
+            XCTAssertEqual(results.first?.timings.connectMs.map { $0 > 0 }, true, "a connection of its own")
+            received.append(runner.wireBytes.tcpReceived - before)
+        }
+        XCTAssertLessThan(received[1], received[0] - 300, "the second round resumed: no certificate chain \(received)")
+        XCTAssertLessThan(received[2], received[0] - 300, "and the third \(received)")
+    }
+
     func testASharedStoreTrustsOnlyItsOwnDirectory() throws {
         let trusted = try hashedDirectory(trusting: Self.certificate)
         let other = try hashedDirectory(trusting: nil)

@@ -146,6 +146,39 @@ import Testing
     }
 }
 
+@Suite struct WireBytesOutputTests {
+    static func report() -> Report {
+        var report = ReportFixtures.report()
+        report.wire = WireBytes(tcpSent: 2900, tcpReceived: 4100, dnsSent: 60, dnsReceived: 140)
+        return report
+    }
+
+    @Test func jsonHasTheWireFiguresBesideTheHTTPOnes() throws {
+        let json = try ReportFixtures.parse(JSONFormatter.format(Self.report(), pretty: false))
+        let bytes = try #require(json["bytes"] as? [String: Any])
+        #expect(bytes["sent"] as? Int == Self.report().bytesMoved.sent, "the HTTP-level figures stay as they are")
+        let wire = try #require(bytes["wire"] as? [String: Any])
+        #expect(wire["sent"] as? Int == 2960 && wire["received"] as? Int == 4240)
+        #expect(wire["tcp_sent"] as? Int == 2900 && wire["tcp_received"] as? Int == 4100)
+        #expect(wire["dns_sent"] as? Int == 60 && wire["dns_received"] as? Int == 140)
+    }
+
+    @Test func prometheusHasTheCheckBytesInBothExpositions() {
+        let expected = ["netprobe_check_bytes{direction=\"sent\"} 2960", "netprobe_check_bytes{direction=\"received\"} 4240"]
+        for text in [PrometheusFormatter.format(Self.report()), PrometheusFormatter.format(Self.report(), watch: WatchCounters())] {
+            let lines = text.split(separator: "\n").map(String.init)
+            for line in expected { #expect(lines.contains(line), "\(text)") }
+            #expect(lines.contains("# TYPE netprobe_check_bytes gauge"))
+        }
+    }
+
+    @Test func readingsSubtract() {
+        let before = WireBytes(tcpSent: 10, tcpReceived: 20, dnsSent: 30, dnsReceived: 40)
+        let after = WireBytes(tcpSent: 15, tcpReceived: 27, dnsSent: 30, dnsReceived: 50)
+        #expect(after - before == WireBytes(tcpSent: 5, tcpReceived: 7, dnsSent: 0, dnsReceived: 10))
+    }
+}
+
 @Test func prometheusLabelValuesAreEscaped() {
     #expect(MetricWriter.escape("a\"b\\c") == #"a\"b\\c"#)
     // Controls from the network (a newline included) are filtered before the writer's escaping.

@@ -368,9 +368,10 @@ odd_server() {
 
 # ---- the portal and outages, as nft rules in the gateway ---------------------------
 
-# portal MODE [--https drop|reset|open] [--allow HOST]... [--family 4|6] [--iif IF]:
+# portal MODE [--https drop|reset|open] [--allow HOST]... [--allow-tls HOST]... [--family 4|6] [--iif IF]:
 # intercept the client's tcp/80 (except to the login host and each
-# allow-listed HOST from conf/hosts) and hand it to the portal flavour MODE
+# allow-listed HOST from conf/hosts; --allow-tls lets HOST through on tcp/443
+# too) and hand it to the portal flavour MODE
 # (conf/portals). HTTPS is dropped by default, as unauthenticated portals
 # usually do, except to the Captive Portal API, which RFC 8908 requires to
 # stay reachable. --family: only that family's traffic (the other is open);
@@ -380,9 +381,15 @@ portal() {
     local mode=${1:-} https=drop v4 v6 login4 login6 capport4 capport6 host fam=46 iif=$GW_IF
     shift || true
     read -r _ login4 login6 _ < <(conf_rows hosts | awk '$4 == "portal"')
-    local pass4=("$login4") pass6=("$login6")
+    local pass4=("$login4") pass6=("$login6") tls4=() tls6=()
     while (($#)); do
         case $1 in
+            --allow-tls)
+                # Let the host through on :443 too (the portals that allow-list the famous check hosts).
+                host=${2:?portal: --allow-tls HOST}; shift 2
+                [[ -n $(host_addr "$host" 4) ]] || die "portal --allow-tls: '$host' is not in conf/hosts"
+                pass4+=("$(host_addr "$host" 4)"); pass6+=("$(host_addr "$host" 6)")
+                tls4+=("$(host_addr "$host" 4)"); tls6+=("$(host_addr "$host" 6)") ;;
             --https) https=${2:?portal: --https drop|reset|open}; shift 2 ;;
             --allow)
                 host=${2:?portal: --allow HOST}; shift 2
@@ -392,7 +399,7 @@ portal() {
                 fam=${2:-}; shift 2 || die "portal: --family 4|6"
                 [[ $fam == 4 || $fam == 6 ]] || die "portal: --family 4|6, not '$fam'" ;;
             --iif) iif=${2:?portal: --iif IF}; shift 2 ;;
-            *) die "portal MODE [--https drop|reset|open] [--allow HOST]... [--family 4|6] [--iif IF]" ;;
+            *) die "portal MODE [--https drop|reset|open] [--allow HOST]... [--allow-tls HOST]... [--family 4|6] [--iif IF]" ;;
         esac
     done
     read -r _ v4 v6 < <(conf_rows portals | awk -v m="$mode" '$1 == m') || true
@@ -408,6 +415,9 @@ portal() {
     capport6=$(host_addr capport.portal.test 6)
     in_gw nft add rule inet lab portal_filter iifname "$iif" ip daddr "$capport4" tcp dport 443 accept
     in_gw nft add rule inet lab portal_filter iifname "$iif" ip6 daddr "$capport6" tcp dport 443 accept
+    local addr
+    for addr in "${tls4[@]}"; do in_gw nft add rule inet lab portal_filter iifname "$iif" ip daddr "$addr" tcp dport 443 accept; done
+    for addr in "${tls6[@]}"; do in_gw nft add rule inet lab portal_filter iifname "$iif" ip6 daddr "$addr" tcp dport 443 accept; done
     [[ $fam == 4 ]] && https_match="meta nfproto ipv4 $https_match"
     [[ $fam == 6 ]] && https_match="meta nfproto ipv6 $https_match"
     block_rule "$iif" "$https_match" "$https" portal_filter

@@ -49,6 +49,9 @@ struct netprobe_curl_api {
     __typeof__(curl_multi_strerror) *multi_strerror;
     __typeof__(curl_slist_append) *slist_append;
     __typeof__(curl_slist_free_all) *slist_free_all;
+    __typeof__(curl_share_init) *share_init;
+    __typeof__(curl_share_setopt) *share_setopt;
+    __typeof__(curl_share_cleanup) *share_cleanup;
 };
 
 /* Filled by netprobe_curl_load; read-only afterwards. */
@@ -189,6 +192,31 @@ unsigned netprobe_trust_share_reuses(const struct netprobe_trust_share *share);
 /* Sets CURLOPT_SSL_CTX_FUNCTION/DATA so this transfer's TLS contexts share `share`'s store.
  * CURLE_NOT_BUILT_IN when sharing is unavailable; the transfer then keeps its own store. */
 CURLcode netprobe_easy_share_trust(CURL *handle, struct netprobe_trust_share *share);
+
+/* ---- TLS sessions resumed from check to check (trust_share.c) --------------- */
+
+/* A share handle that holds TLS sessions only (CURL_LOCK_DATA_SSL_SESSION), never
+ * connections, DNS answers or cookies; its locks make it safe with transfers ended on a
+ * thread of their own. NULL when out of memory or unsupported. */
+CURLSH *netprobe_session_share_new(void);
+/* CURLSHE_IN_USE while a transfer still uses it: then it is left alone (kept until exit). */
+CURLSHcode netprobe_session_share_free(CURLSH *share);
+/* CURLOPT_SHARE: the transfer resumes and stores its TLS sessions there. */
+CURLcode netprobe_easy_share_sessions(CURL *handle, CURLSH *share);
+
+/* ---- The TCP payload of a runner's connections (wire_tally.c) --------------- */
+
+/* Bytes acknowledged by the peer and received, over every connection closed while counted. */
+struct netprobe_wire_tally;
+/* NULL when out of memory. Free it only when no connection counted into it can still close. */
+struct netprobe_wire_tally *netprobe_wire_tally_new(void);
+void netprobe_wire_tally_free(struct netprobe_wire_tally *tally);
+unsigned long long netprobe_wire_tally_sent(const struct netprobe_wire_tally *tally);
+unsigned long long netprobe_wire_tally_received(const struct netprobe_wire_tally *tally);
+/* Adds one TCP socket's counters (TCP_INFO); anything else adds nothing. */
+void netprobe_wire_tally_socket(struct netprobe_wire_tally *tally, int socket);
+/* Sets CURLOPT_CLOSESOCKETFUNCTION/DATA: each of the transfer's sockets is counted as it closes. */
+CURLcode netprobe_easy_count_wire(CURL *handle, struct netprobe_wire_tally *tally);
 
 /* ---- Ending transfers on a thread of their own (end_later.c) --------------- */
 

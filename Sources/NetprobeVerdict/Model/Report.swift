@@ -89,6 +89,8 @@ public struct Report: Sendable, Equatable {
     public var durationMs: Double
     public var timestamp: Date
     public var path: PathSnapshot
+    /// What the check put on the wire below HTTP (`bytesMoved` is the HTTP-level figure).
+    public var wire = WireBytes()
 
     public init(paths: [PathReport], overall: Int, durationMs: Double, timestamp: Date, path: PathSnapshot) {
         precondition(paths.indices.contains(overall), "the overall answer is one of the paths")
