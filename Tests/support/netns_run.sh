@@ -6,7 +6,7 @@
 # Test fixture for the NetprobeCLITests (it must run as root).
 #
 # usage: netns_run.sh --dir DIR [--net MODE] [--server 'ARGS']... [--tty]
-#                     [--limit SECONDS] -- COMMAND [ARG...]
+#                     [--limit SECONDS] [--hosts FILE] -- COMMAND [ARG...]
 #
 #   --dir DIR      an existing directory for server port files, logs and stats
 #   --net MODE     lo         only loopback, up (the default)
@@ -22,6 +22,9 @@
 #                  repeatable. The command starts once every server listens.
 #   --tty          run COMMAND on a pseudo-terminal (its stdout is a TTY)
 #   --limit S      kill COMMAND after S seconds (default 60): a hang cannot block
+#   --hosts FILE   FILE is /etc/hosts inside (bind-mounted in the private mount
+#                  namespace): names a test gives loopback addresses, such as the
+#                  famous check hosts portals let through
 #
 # Exit status: COMMAND's; 124 when it outlived --limit; 125 when the namespace
 # or a server could not be set up (the reason is on stderr).
@@ -39,7 +42,7 @@ if [ "${NETNS_RUN_INSIDE:-}" != 1 ]; then
 fi
 unset NETNS_RUN_INSIDE
 
-dir='' net=lo servers='' tty=0 limit=60
+dir='' net=lo servers='' tty=0 limit=60 hosts=''
 while [ $# -gt 0 ]; do
     case $1 in
         --dir) dir=$2; shift 2 ;;
@@ -48,6 +51,7 @@ while [ $# -gt 0 ]; do
 "; shift 2 ;;
         --tty) tty=1; shift ;;
         --limit) limit=$2; shift 2 ;;
+        --hosts) hosts=$2; shift 2 ;;
         --) shift; break ;;
         *) fail "unknown option: $1" ;;
     esac
@@ -57,6 +61,7 @@ if [ -z "$dir" ] || [ ! -d "$dir" ]; then fail "--dir must name an existing dire
 here=$(cd "$(dirname "$0")" && pwd)
 
 mount -t sysfs sysfs /sys || fail "cannot mount sysfs in the private mount namespace"
+if [ -n "$hosts" ]; then mount --bind "$hosts" /etc/hosts || fail "cannot bind $hosts over /etc/hosts"; fi
 ip link set lo up || fail "cannot bring lo up"
 case $net in
     lo) ;;

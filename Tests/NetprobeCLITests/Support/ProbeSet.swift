@@ -44,8 +44,8 @@ struct ProbeSet {
     /// probe_server.py arguments for the plain HTTP server; `-v` logs every request.
     static let httpServer = "--port \(port) -v"
 
-    static func url(_ path: String, port: Int = ProbeSet.port, scheme: String = "http") -> String {
-        "\(scheme)://127.0.0.1:\(port)\(path)"
+    static func url(_ path: String, port: Int = ProbeSet.port, scheme: String = "http", host: String = "127.0.0.1") -> String {
+        "\(scheme)://\(host):\(port)\(path)"
     }
 
     var timeout: Double = 10

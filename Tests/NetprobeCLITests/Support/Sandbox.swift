@@ -91,9 +91,10 @@ final class Sandbox {
     ///     NO_COLOR are removed first, so only what a test sets counts.
     ///   - tty: run on a pseudo-terminal.
     ///   - wrapper: a command that execs netprobe (given as its trailing arguments) inside the namespace.
+    ///   - hosts: names given 127.0.0.1 inside the namespace (its own /etc/hosts).
     func run(_ arguments: [String], network: Network = .online, servers: [String] = [],
              environment: [String: String] = [:], tty: Bool = false, limit: Int = 60,
-             wrapper prefix: [String] = []) throws -> Run {
+             wrapper prefix: [String] = [], hosts: [String] = []) throws -> Run {
         let binary = try NetprobeBinary.path()
         runs += 1
         let out = path("run\(runs).stdout"), err = path("run\(runs).stderr"), stats = path("stats")
@@ -107,6 +108,14 @@ final class Sandbox {
                        "--dir", directory.path, "--net", network.rawValue, "--limit", String(limit)]
         for server in servers { wrapper += ["--server", server] }
         if tty { wrapper.append("--tty") }
+        if !hosts.isEmpty {
+            let file = path("hosts")
+            let text = "127.0.0.1 localhost\n" + hosts.map { "127.0.0.1 \($0)\n" }.joined()
+            guard FileManager.default.createFile(atPath: file, contents: Data(text.utf8)) else {
+                throw HarnessError(description: "cannot write \(file)")
+            }
+            wrapper += ["--hosts", file]
+        }
 
         var env = ProcessInfo.processInfo.environment
         env["NETPROBE_CONFIG"] = nil
