@@ -70,11 +70,17 @@ extension CaptivePortalAPI {
         // --capport-url wins over whatever the network announced.
         let announced = options.capportURL.map { LeaseReader.Found(uri: $0, source: "option") }
         guard let found = announced ?? options.leases.captivePortal(path: path, through: through) else { return nil }
-        let api = CaptivePortalAPI(found: found)
         // Bound like the probes: only with -i, then to the interface the URI was learned on
         // (or, for --capport-url, the one the probes use).
         let binding = options.interfaces.isEmpty
             ? nil : (found.interface ?? through.first { options.interfaces.contains($0) } ?? options.interfaces.first)
+        return query(found, options: options, families: families, binding: binding)
+    }
+
+    /// The query for a URI found, its request bound to `binding` when given.
+    static func query(_ found: LeaseReader.Found, options: CheckOptions, families: Set<AddressFamily>,
+                      binding: String?) -> Query {
+        let api = CaptivePortalAPI(found: found)
         var request = api.request(timeout: min(options.config.probeTimeout, options.timeout), interface: binding,
                                   caBundle: options.caBundle)
         // -4/-6 hold for the API too, as for the probes.

@@ -24,6 +24,9 @@ public struct CheckOptions: Sendable {
     public var proxy: ProxySettings
     /// Ask the link's own resolvers when the configured ones fail (`--no-link-resolvers`: never).
     public var askLinkResolvers = true
+    /// Ask the network by DHCPINFORM for the Captive Portal API the machine did not keep
+    /// (`DHCPInformFallback`), once a path shows a portal.
+    public var askNetwork = true
 
     public init(config: ProbeConfig, families: Set<AddressFamily> = Set(AddressFamily.allCases), interfaces: [String] = [],
                 timeout: Double? = nil, caBundle: String? = nil, capportURL: String? = nil,

@@ -20,6 +20,9 @@ public final class Checker {
     private(set) var lastGates: [PathGate]?
     /// How the link's resolvers are asked (tests answer for them).
     var linkLookUp: LinkResolverFallback.LookUp = LinkResolverFallback.lookUp(_:families:link:deadline:)
+    /// How the network is asked by DHCPINFORM: only on the kernel's own paths (a scripted
+    /// snapshot names interfaces of no network), unless a test answers for it.
+    var informAsk: DHCPInformFallback.Ask?
     /// Whether each check notes what the lease and link state files said (`leaseMoved`): set by
     /// a caller that watches those files; a one-shot check reads them once, for its own use.
     public var tracksLeases = false
@@ -35,6 +38,11 @@ public final class Checker {
                 makeRunner: @escaping () throws(CheckError) -> any TransferRunner = Checker.libcurl) {
         self.source = source
         self.makeRunner = makeRunner
+        if source is KernelPaths {
+            informAsk = { interface, address, hardware, deadline in
+                DHCPInformFallback.ask(interface, address, hardware, deadline)
+            }
+        }
     }
 
     public static func libcurl() throws(CheckError) -> any TransferRunner {
@@ -69,6 +77,8 @@ public final class Checker {
         for index in results.indices {
             results[index] = try LinkResolverFallback.retry(results[index], config: options.config, started: start,
                                                             deadline: deadline, lookUp: linkLookUp, runner: transferRunner)
+            results[index] = try DHCPInformFallback.retry(results[index], options: options, snapshot: snapshot, started: start,
+                                                          deadline: deadline, ask: informAsk, runner: transferRunner)
         }
         results = RouteTruth.apply(results, allPaths: options.allPaths, snapshot: snapshot, source: source)
         let paths = results.map { PathReport($0, config: options.config, started: start) }
@@ -117,6 +127,7 @@ extension PathReport {
         self.init(interface: plan.interface, family: plan.family, isDefault: plan.isDefault, conclusion: result.conclusion,
                   families: AddressFamily.allCases.filter(plan.families.contains), probes: probes,
                   durationMs: result.settledAt.map { started.duration(to: $0).inMilliseconds } ?? 0,
-                  capport: result.findings.capport, canary: result.findings.canary, resolvers: result.resolvers)
+                  capport: result.findings.capport, canary: result.findings.canary, resolvers: result.resolvers,
+                  inform: result.inform)
     }
 }

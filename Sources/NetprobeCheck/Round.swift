@@ -18,6 +18,8 @@ struct Round {
         var settledAt: ContinuousClock.Instant?
         /// Which resolvers the answer rests on (`LinkResolverFallback`).
         var resolvers = ResolverReport()
+        /// The DHCPINFORM sent for this path (`DHCPInformFallback`).
+        var inform: DHCPInformReport?
     }
 
     private enum Role {

@@ -145,6 +145,7 @@ enum ReportDocument {
             "bytes": .object(["received": .int(report.bytesMoved.received), "sent": .int(report.bytesMoved.sent)]),
             "capport": report.capport.map(CapportDocument.json) ?? .null,
             "default_routes": .array(report.path.defaultRoutes.map(RouteDocument.json)),
+            "dhcp_inform": DHCPInformDocument.json(report.inform),
             "dns": DNSDocument.json(report.path.dns, resolvers: report.resolvers),
             "dns_canary": report.dnsCanary.map(CanaryDocument.json) ?? .null,
             "dns_hijack": .bool(report.dnsHijack),

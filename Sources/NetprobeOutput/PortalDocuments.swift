@@ -45,6 +45,23 @@ enum CapportDocument {
     }
 }
 
+/// The `dhcp_inform` object: the one DHCPINFORM a check sent for the API the machine did not keep.
+enum DHCPInformDocument {
+    static func json(_ report: DHCPInformReport?) -> JSONOut {
+        guard let report else { return .null }
+        return .object([
+            "captive_portal": .string(NetworkText.jsonValue(report.captivePortal)),
+            "client_address": .string(report.clientAddress),
+            "dns": .strings(report.nameServers),
+            "duration_ms": .number(Rounding.ms(report.durationMs)),
+            "error": .string(NetworkText.jsonValue(report.error)),
+            "interface": .string(NetworkText.jsonValue(report.interface)),
+            "server": .string(report.server),
+            "state": .string(report.state.rawValue),
+        ])
+    }
+}
+
 enum PortalDocument {
     /// The `portal` object: behind a portal, what is known of it; in an open session the Captive
     /// Portal API told of, only when it ends (`expires_at`); null when neither.

@@ -31,6 +31,11 @@ extension TextFormatter {
         if let capport = report.capport {
             lines.append("  captive portal API: " + capportSummary(capport))
         }
+        if let inform = report.inform, inform.captivePortal == nil {
+            // The network was asked for the API and did not name one: say why, briefly.
+            lines.append("  DHCPINFORM on \(TerminalText.escape(inform.interface)): \(inform.state.rawValue)"
+                         + (inform.error.map { " (\(TerminalText.escape($0, limit: 120)))" } ?? ""))
+        }
         return lines
     }
 

@@ -43,6 +43,16 @@ import Testing
         #expect(Self.resolvers(tree)?.servers == ["198.51.100.8"])
     }
 
+    /// dhcpcd's lease names 0.0.0.0 first in option 6 (a server's misconfiguration, or a
+    /// hostile one): that entry is skipped, the resolvers after it are kept, in order.
+    @Test func aDhcpcdLeaseWhoseResolversStartWithTheUnspecifiedAddress() throws {
+        let tree = try Tree()
+        let servers: [UInt8] = [0, 0, 0, 0, 198, 51, 100, 1, 0, 0, 0, 0, 198, 51, 100, 9]
+        try tree.write("dhcpcd/eth0.lease", LeaseReaderTests.dhcpMessage([(53, [5]), (6, servers), (51, [0, 0, 0x0E, 0x10])]),
+                       modified: Self.now.addingTimeInterval(-60))
+        #expect(Self.resolvers(tree) == LinkResolvers(servers: ["198.51.100.1", "198.51.100.9"], source: "dhcpcd", interface: "eth0"))
+    }
+
     /// A `}` inside a quoted option is text, not the end of the block.
     @Test func aBraceInsideAQuotedStringDoesNotEndTheBlock() throws {
         let tree = try Tree()

@@ -129,6 +129,10 @@ import Testing
         "64:ff9b::100:0:c000:aa",         // /96 with a non-zero u octet (byte 8)
         "2001:db8:122:344:1c0:0:aa00:0",  // /64 with a non-zero u octet
         "2001:db8:c000:aa:ff00::",        // /32 with a non-zero u octet
+        "fe80::c000:aa",                  // link-local /96: names no translator's prefix
+        "fe80::192.0.0.171",              // the same, the other well-known address
+        "febf:ffff:c000:aa::",            // link-local /32, the top of fe80::/10
+        "fe80:0:0:0:0:c0:0:aa00",         // link-local /64
     ])
     func prefixesRFC6052DoesNotAllow(_ address: String) {
         #expect(NAT64Prefix.prefix(of: Self.bytes(address)) == nil)

@@ -26,6 +26,7 @@ public func fuzzDNSAnswer(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                     let network = IPAddressText.address(String(parts[0])) ?? []
                     precondition([32, 40, 48, 56, 64, 96].contains(length) && network.count == 16, "a prefix of no RFC 6052 length")
                     precondition(bytes[8] == 0 && network[0] != 0xFF && NAT64Prefix.allowed(network), "a prefix RFC 6052 forbids")
+                    precondition(!(network[0] == 0xFE && network[1] & 0xC0 == 0x80), "a link-local prefix")
                 }
             }
         }

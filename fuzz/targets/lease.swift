@@ -9,9 +9,10 @@ import FoundationEssentials
 import Foundation
 #endif
 
-// A lease file as another daemon (or an attacker with write access to its directory) left it:
-// the same bytes read as a dhcpcd binary lease, a dhclient lease file, a networkd or resolved
-// state file and NetworkManager's device state. Whatever comes, each reader ends, and what it gives is bounded by
+// A lease file as another daemon (or an attacker with write access to its directory) left it,
+// or a datagram on UDP port 68: the same bytes read as a dhcpcd binary lease, an answer to a
+// DHCPINFORM, a dhclient lease file, a networkd or resolved state file and NetworkManager's
+// device state. Whatever comes, each reader ends, and what it gives is bounded by
 // what it was given: a URI has no control bytes or spaces, resolvers are four bytes each, a
 // dhclient lease with no readable expiry is never trusted, and the resolvers kept are unicast
 // addresses of other hosts with no zone but an interface name.
@@ -26,6 +27,29 @@ public func fuzzLease(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             precondition(servers.allSatisfy { IPAddressText.address($0, octets: .strict)?.count == 4 }, "not an IPv4 address")
         }
         _ = DHCPMessage.leaseTime(options)
+    }
+    // The answer to a DHCPINFORM, for the transaction the bytes themselves carry (so the
+    // fuzzer reaches past the xid check): only a DHCPACK is taken, and what it gives is bounded
+    // like a lease's.
+    if bytes.count >= 8 {
+        let xid = bytes[4..<8].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        if case .success(let answer) = DHCPMessage.informAnswer(bytes, transaction: xid) {
+            precondition(DHCPMessage.options(bytes)?[53] == [5], "an answer that is not a DHCPACK")
+            if let uri = answer.captivePortal {
+                precondition(uri.utf8.allSatisfy { $0 >= 0x21 && $0 != 0x7F }, "a control byte or space in a URI")
+            }
+            precondition(answer.nameServers.allSatisfy { IPAddressText.address($0, octets: .strict)?.count == 4 })
+            usableOnly(answer.nameServers)
+        }
+    }
+    // dhcpcd's DHCPv6 lease: addresses are sixteen bytes, resolvers too.
+    if let options = DHCPv6Message.options(bytes) {
+        if let uri = DHCPv6Message.captivePortal(options) {
+            precondition(uri.utf8.allSatisfy { $0 >= 0x21 && $0 != 0x7F }, "a control byte or space in a URI")
+        }
+        for text in (DHCPv6Message.nameServers(options) ?? []) + DHCPv6Message.leasedAddresses(options).map(\.address) {
+            precondition(IPAddressText.address(text, octets: .strict)?.count == 16, "not an IPv6 address")
+        }
     }
     let text = String(decoding: bytes, as: UTF8.self)
     let now = Date(timeIntervalSince1970: 1_795_543_200)

@@ -21,7 +21,9 @@ import NetprobeVerdict
 ///    state sd-network reads (libsystemd does not export sd-network; the directory can be moved
 ///    with `NETPROBE_NETIF_STATE_DIR`, for tests and labs): live state, removed by networkd when
 ///    the link goes, so it is taken as it is;
-/// 3. dhcpcd: options 114 and 6 of its binary lease `/var/lib/dhcpcd/IFNAME.lease`;
+/// 3. dhcpcd: options 114 and 6 of its binary leases `/var/lib/dhcpcd/IFNAME.lease` (and
+///    every other name it gives them: `LeaseReader+Dhcpcd.swift`), DHCPv6 options 103 and 23
+///    of its `.lease6`;
 /// 4. ISC dhclient: the last current `lease { }` block for the interface in each
 ///    `/var/lib/dhcp/dhclient*.lease*` (and NetworkManager's `dhclient-*-IFNAME.lease`).
 ///
@@ -177,11 +179,7 @@ public struct LeaseReader: Sendable {
         }
         // A live answer naming an address the interface does not have is another namespace's.
         live = live.filter { lease in lease.address.map { Self.holds(addresses, $0) } ?? true }
-        for directory in dhcpcdDirectories {
-            for file in ["\(directory)/\(name).lease", "\(directory)/dhcpcd-\(name).lease"] {
-                if let lease = dhcpcdLease(file, interface: name, now: now, problems: &problems) { recorded.append(lease) }
-            }
-        }
+        recorded += dhcpcdLeases(interface: name, addresses: addresses, now: now, problems: &problems)
         var dhclientFiles: [String] = []
         for directory in dhclientDirectories {
             dhclientFiles += Self.list(directory).filter { $0.hasPrefix("dhclient") && $0.contains(".lease") }

@@ -53,10 +53,12 @@ public struct PathReport: Sendable, Equatable {
     public var canary: DNSCanaryReport?
     /// Which resolvers the answer rests on: the configured ones, or the link's own.
     public var resolvers: ResolverReport
+    /// The DHCPINFORM sent on this path to find the API the machine did not keep; nil when none.
+    public var inform: DHCPInformReport?
 
     public init(interface: String?, family: AddressFamily?, isDefault: Bool, conclusion: Conclusion, families: [AddressFamily],
                 probes: [ProbeEvidence], durationMs: Double, capport: CapportReport? = nil, canary: DNSCanaryReport? = nil,
-                resolvers: ResolverReport = ResolverReport()) {
+                resolvers: ResolverReport = ResolverReport(), inform: DHCPInformReport? = nil) {
         self.interface = interface
         self.family = family
         self.isDefault = isDefault
@@ -67,6 +69,7 @@ public struct PathReport: Sendable, Equatable {
         self.capport = capport
         self.canary = canary
         self.resolvers = resolvers
+        self.inform = inform
     }
 }
 
@@ -110,6 +113,7 @@ public struct Report: Sendable, Equatable {
     public var capport: CapportReport? { answer.capport }
     public var dnsCanary: DNSCanaryReport? { answer.canary }
     public var resolvers: ResolverReport { answer.resolvers }
+    public var inform: DHCPInformReport? { answer.inform }
 
     /// The explicit proxies the overall answer's probes went through (redacted), in probe order.
     public var proxiesUsed: [String] {

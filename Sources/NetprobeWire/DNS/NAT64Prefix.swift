@@ -19,7 +19,8 @@ public struct NAT64Prefix: Sendable, Equatable {
     /// RFC 6052 allows: a length of 32, 40, 48, 56, 64 or 96 bits, the "u" octet (bits 64-71)
     /// zero, whatever the length (section 2.2: it MUST be, a /96 included). A prefix no NAT64
     /// can have is never reported: the IPv4-mapped `::ffff:0:0/96` (and the all-zero `::/96`
-    /// of IPv4-compatible addresses), which name IPv4 itself, and multicast `ff00::/8`.
+    /// of IPv4-compatible addresses), which name IPv4 itself, multicast `ff00::/8` and
+    /// link-local `fe80::/10`.
     public static func prefix(of address: [UInt8]) -> String? {
         guard address.count == 16 else { return nil }
         // RFC 6052 section 2.2: the IPv4 bytes' positions per prefix length; byte 8 (bits
@@ -40,9 +41,11 @@ public struct NAT64Prefix: Sendable, Equatable {
         return nil
     }
 
-    /// Not multicast, not IPv4-mapped, not all zero.
+    /// Not multicast, not link-local (`fe80::/10` names no route beyond the link, so no
+    /// translator's prefix), not IPv4-mapped, not all zero.
     static func allowed(_ prefix: [UInt8]) -> Bool {
         if prefix[0] == 0xFF { return false }
+        if prefix[0] == 0xFE && prefix[1] & 0xC0 == 0x80 { return false }
         if prefix[0..<10].allSatisfy({ $0 == 0 }) && prefix[10] == 0xFF && prefix[11] == 0xFF { return false }
         return !prefix[0..<12].allSatisfy { $0 == 0 }
     }

@@ -1,0 +1,82 @@
+import NetprobeWire
+import NetprobeVerdict
+import NetprobeOutput
+import NetprobeSystem
+import NetprobeNetwork
+
+/// When a path's probes show a portal and the machine knows no Captive Portal API URI, the
+/// network is asked once (`DHCPInformReport.shouldAsk`): one DHCPINFORM on the path's
+/// interface, within `DHCPInformReport.bound` and the check's deadline. An API URI in the
+/// answer is then asked like an announced one (at most `CaptivePortalAPI.grace` more), and the
+/// path concluded again with its answer (`VerdictEngine.conclude`); the answer's resolvers
+/// become the link's when none was known. What was asked and why it failed goes in the report.
+enum DHCPInformFallback {
+    /// Sends the DHCPINFORM: interface, ciaddr, chaddr, deadline. Tests answer for it.
+    typealias Ask = (_ interface: String, _ clientAddress: [UInt8], _ hardwareAddress: [UInt8]?,
+                     _ deadline: ContinuousClock.Instant) -> DHCPInformExchange.Outcome
+
+    static func ask(_ interface: String, _ address: [UInt8], _ hardware: [UInt8]?,
+                    _ deadline: ContinuousClock.Instant) -> DHCPInformExchange.Outcome {
+        DHCPInformExchange.ask(interface: interface, clientAddress: address, hardwareAddress: hardware, deadline: deadline)
+    }
+
+    static func retry(_ result: Round.PathResult, options: CheckOptions, snapshot: PathSnapshot,
+                      started: ContinuousClock.Instant, deadline: ContinuousClock.Instant, ask: Ask?,
+                      runner: () throws(CheckError) -> any TransferRunner) throws(CheckError) -> Round.PathResult {
+        guard let ask, let interface = result.plan.interface, ContinuousClock.now < deadline,
+              DHCPInformReport.shouldAsk(result.conclusion, capport: result.findings.capport,
+                                         families: result.plan.families, allowed: options.askNetwork) else { return result }
+        var out = result
+        guard let link = snapshot.interfaces.first(where: { $0.name == interface }),
+              let address = link.addresses.first(where: { $0.family == .ipv4 && $0.scope == .global }),
+              let ciaddr = IPAddressText.address(address.address, octets: .strict), ciaddr.count == 4 else {
+            out.inform = DHCPInformReport(interface: interface, clientAddress: nil, state: .failed,
+                                          error: "no IPv4 address on \(interface)")
+            return out
+        }
+        let outcome = ask(interface, ciaddr, link.hardwareAddress.flatMap(hardwareBytes),
+                          min(deadline, ContinuousClock.now + DHCPInformReport.bound))
+        var report = DHCPInformReport(interface: interface, clientAddress: address.address, state: outcome.state,
+                                      error: outcome.error, server: outcome.answer?.server,
+                                      captivePortal: outcome.answer?.captivePortal,
+                                      nameServers: ResolverAddress.filter(outcome.answer?.nameServers ?? []),
+                                      durationMs: outcome.durationMs)
+        if report.state == .answered && report.captivePortal == nil {
+            report.error = "the answer has no option 114"
+        }
+        // The link's resolvers as the other sources report them: none known, and not the ones
+        // the machine already asks.
+        let announced = LinkResolvers(servers: report.nameServers, source: DHCPInformReport.source, interface: interface)
+        if out.resolvers.link.isEmpty && !report.nameServers.isEmpty && !PathPlan.reaches(announced, snapshot.dns) {
+            out.resolvers.link = report.nameServers
+            out.resolvers.linkSource = DHCPInformReport.source
+            out.resolvers.linkInterface = interface
+        }
+        out.inform = report
+        guard let uri = report.captivePortal else { return out }
+        var plan = result.plan
+        plan.requests = []
+        plan.specs = []
+        plan.canary = nil
+        plan.api = CaptivePortalAPI.query(
+            LeaseReader.Found(uri: uri, source: DHCPInformReport.source, interface: interface), options: options,
+            families: plan.families, binding: options.interfaces.isEmpty ? nil : interface)
+        out.plan.api = plan.api
+        if let report = plan.api?.report { out.findings.capport = report }
+        if plan.api?.request != nil && ContinuousClock.now < deadline {
+            var round = Round([plan], quorum: options.config.quorum, started: started)
+            let until = min(deadline, ContinuousClock.now + CaptivePortalAPI.grace)
+            out.findings.capport = try round.run(on: runner(), deadline: until).first?.findings.capport
+        }
+        out.conclusion = VerdictEngine.conclude(out.findings)
+        return out
+    }
+
+    /// "aa:bb:cc:dd:ee:ff" as six bytes; nil for anything else (then the message has no chaddr).
+    static func hardwareBytes(_ text: String) -> [UInt8]? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 6 else { return nil }
+        let bytes = parts.compactMap { $0.count == 2 ? UInt8($0, radix: 16) : nil }
+        return bytes.count == 6 ? bytes : nil
+    }
+}

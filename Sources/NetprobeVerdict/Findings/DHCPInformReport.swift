@@ -1,0 +1,60 @@
+import NetprobeWire
+
+/// The one DHCPINFORM a check may send (RFC 2131 section 3.4): when the probes show a portal
+/// and the machine knows no Captive Portal API URI (RFC 8910), the network may still announce
+/// one, as many DHCP clients drop option 114 (systemd-networkd before v254, NetworkManager, a
+/// static address). The answer's option 114 is asked like any announced API; its option 6 is
+/// the link's resolvers when none was known.
+public struct DHCPInformReport: Sendable, Equatable {
+    public enum State: String, Sendable {
+        /// A server answered with a DHCPACK.
+        case answered
+        /// No answer within the bound (one retransmit), or a DHCPNAK.
+        case noAnswer = "no-answer"
+        /// This process may not send it (binding UDP port 68 needs CAP_NET_BIND_SERVICE).
+        case notPermitted = "not-permitted"
+        /// It could not be sent (no IPv4 address on the interface, a socket error).
+        case failed
+    }
+
+    /// The interface it was sent on, from `clientAddress` (ciaddr).
+    public var interface: String
+    public var clientAddress: String?
+    public var state: State
+    public var error: String?
+    /// Option 54 of the answer: the server that answered.
+    public var server: String?
+    /// Option 114 of the answer, when it held a URI.
+    public var captivePortal: String?
+    /// Option 6 of the answer, the usable addresses only.
+    public var nameServers: [String]
+    /// From the first send to the answer (or to giving up).
+    public var durationMs: Double?
+
+    public init(interface: String, clientAddress: String?, state: State, error: String? = nil, server: String? = nil,
+                captivePortal: String? = nil, nameServers: [String] = [], durationMs: Double? = nil) {
+        self.interface = interface
+        self.clientAddress = clientAddress
+        self.state = state
+        self.error = error
+        self.server = server
+        self.captivePortal = captivePortal
+        self.nameServers = nameServers
+        self.durationMs = durationMs
+    }
+
+    /// The `capport.source` of a URI learned from the answer.
+    public static let source = "dhcpinform"
+    /// The bound on the whole exchange, the retransmit included: it delays a portal verdict
+    /// that is already known, so it stays short (a DHCP server sits on the local link).
+    public static let bound: Duration = .milliseconds(500)
+
+    /// Whether a path's check sends it: only once its conclusion is a portal (never on a
+    /// path the gate said offline, never on an online network), only when no API URI is
+    /// known for it (`capport` nil: none announced, none given with --capport-url), only on
+    /// a path that can use IPv4, and only when the check allows asking the network.
+    public static func shouldAsk(_ conclusion: Conclusion, capport: CapportReport?, families: Set<AddressFamily>,
+                                 allowed: Bool) -> Bool {
+        allowed && conclusion.verdict == .portal && capport == nil && families.contains(.ipv4)
+    }
+}

@@ -1,0 +1,88 @@
+@testable import NetprobeWire
+@testable import NetprobeVerdict
+import Testing
+
+/// The DHCPINFORM netprobe sends and the answers it takes (RFC 2131), and when it is sent.
+@Suite struct DHCPInformTests {
+    static let mac: [UInt8] = [0x02, 0x00, 0x5e, 0x10, 0x20, 0x30]
+
+    @Test func theMessageIsAnInformFromTheClientsAddressAskingFor114And6() throws {
+        let message = DHCPMessage.inform(transaction: 0xDEAD_BEEF, clientAddress: [198, 51, 100, 2], hardwareAddress: Self.mac)
+        #expect(message.count == 300)
+        #expect(Array(message[0..<4]) == [1, 1, 6, 0])
+        #expect(Array(message[4..<8]) == [0xDE, 0xAD, 0xBE, 0xEF])
+        #expect(Array(message[10..<12]) == [0, 0], "no broadcast flag: the server answers ciaddr")
+        #expect(Array(message[12..<16]) == [198, 51, 100, 2])
+        #expect(Array(message[16..<28]) == [UInt8](repeating: 0, count: 12), "yiaddr, siaddr, giaddr zero")
+        #expect(Array(message[28..<34]) == Self.mac)
+        let options = try #require(DHCPMessage.options(message))
+        #expect(options[53] == [8] && options[55] == [114, 6])
+        #expect(options[51] == nil, "no lease time asked for")
+        let bare = DHCPMessage.inform(transaction: 1, clientAddress: [198, 51, 100, 2], hardwareAddress: nil)
+        #expect(bare[1] == 0 && bare[2] == 0)
+    }
+
+    /// A server's answer: BOOTREPLY, our xid, the cookie, then options.
+    static func reply(xid: UInt32 = 0xDEAD_BEEF, op: UInt8 = 2, options: [UInt8]) -> [UInt8] {
+        var message = [UInt8](repeating: 0, count: 240)
+        message[0] = op
+        for shift in 0..<4 { message[4 + shift] = UInt8(truncatingIfNeeded: xid >> (24 - 8 * shift)) }
+        message.replaceSubrange(236..<240, with: [99, 130, 83, 99])
+        return message + options + [255]
+    }
+
+    static let uri = Array("https://capport.example/api".utf8)
+    static let ack: [UInt8] = [53, 1, 5, 54, 4, 198, 51, 100, 1, 114, UInt8(uri.count)] + uri + [6, 8, 0, 0, 0, 0, 198, 51, 100, 1]
+
+    @Test(arguments: [
+        (reply(options: ack), "answered"),
+        (reply(xid: 7, options: ack), "notOurs"),
+        (reply(op: 1, options: ack), "notOurs"),
+        (Array(reply(options: ack)[0..<239]), "notOurs"),
+        (reply(options: [53, 1, 6]), "refused"),
+        (reply(options: [53, 1, 2]), "notAnAck"),
+        (reply(options: [53, 2, 5, 5]), "notAnAck"),
+        (reply(options: [6, 4, 198, 51, 100, 1]), "notAnAck"),
+    ])
+    func answersAreOursOnlyWhenTheyAreAnAckForOurTransaction(_ message: [UInt8], _ expected: String) {
+        let got: String
+        switch DHCPMessage.informAnswer(message, transaction: 0xDEAD_BEEF) {
+        case .success: got = "answered"
+        case .failure(let mismatch): got = "\(mismatch)"
+        }
+        #expect(got == expected)
+    }
+
+    @Test func theAnswerGivesTheAPIItsResolversAndTheServer() throws {
+        let answer = try DHCPMessage.informAnswer(Self.reply(options: Self.ack), transaction: 0xDEAD_BEEF).get()
+        #expect(answer.captivePortal == "https://capport.example/api")
+        #expect(answer.nameServers == ["0.0.0.0", "198.51.100.1"])
+        #expect(answer.server == "198.51.100.1")
+        let bare = try DHCPMessage.informAnswer(Self.reply(options: [53, 1, 5, 114, 3, 0x41, 0x0A, 0x42]), transaction: 0xDEAD_BEEF).get()
+        #expect(bare.captivePortal == nil && bare.nameServers.isEmpty && bare.server == nil)
+    }
+
+    static func conclusion(_ verdict: Verdict) -> Conclusion {
+        var conclusion = VerdictEngine.conclude(PathFindings(quorum: 2, gate: .pass(families: [.ipv4], interfaces: ["eth0"])))
+        conclusion.verdict = verdict
+        return conclusion
+    }
+
+    static let captive = CapportReport(uri: "https://capport.example/api", source: "dhcpcd", interface: "eth0", state: .answered)
+
+    typealias Row = (verdict: Verdict, known: Bool, families: Set<AddressFamily>, allowed: Bool, expected: Bool)
+
+    @Test(arguments: [
+        (Verdict.portal, false, [.ipv4], true, true),
+        (.portal, false, [.ipv4, .ipv6], true, true),
+        (.portal, true, [.ipv4], true, false),    // an API is known: nothing to ask
+        (.online, false, [.ipv4], true, false),   // never on an online network
+        (.offline, false, [.ipv4], true, false),  // never on the offline path
+        (.portal, false, [.ipv6], true, false),   // no IPv4: no DHCPv4
+        (.portal, false, [.ipv4], false, false),  // the check does not ask the network
+    ] as [Row])
+    func itIsSentOnlyForAPortalWithNoKnownAPI(_ row: Row) {
+        #expect(DHCPInformReport.shouldAsk(Self.conclusion(row.verdict), capport: row.known ? Self.captive : nil,
+                                           families: row.families, allowed: row.allowed) == row.expected)
+    }
+}

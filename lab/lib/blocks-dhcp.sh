@@ -1,0 +1,153 @@
+# shellcheck shell=bash
+# Building blocks for real DHCP: a real server on the gateway (dnsmasq, DHCP only) and the
+# real clients people run (ISC dhclient, dhcpcd) configuring the client's eth0 from it.
+# Sourced by lab/lab after blocks.sh; `lab do` may call them on a running lab.
+#
+# The clients never touch the host: each runs in the client namespace inside a mount
+# namespace of its own (`ip netns exec` gives one, a slave of the host's) where /var/lib and
+# /run are empty tmpfs and the lease directory is the lab's own $RUN/leases/DIR, bind-mounted
+# where the program writes it. `lab exec` copies $RUN/leases into its /var/lib, so netprobe
+# reads the very files the programs wrote. Neither client's hook script runs: ours
+# (servers/dhclient-script) only configures the address and route, dhcpcd's are off, so no
+# resolv.conf is ever rewritten.
+
+# The pool the lab's DHCP server leases from (the static CLIENT_V4 lies outside it).
+DHCP_POOL_START=198.51.100.100
+DHCP_POOL_END=198.51.100.199
+
+# dhcp_server [--dns ADDR] [--capport URI] [--no-option-114]: a real dnsmasq serving DHCPv4
+# on the gateway's lan0 (no DNS: port=0, beside the lab's DNS dnsmasq), leasing
+# $DHCP_POOL_START-$DHCP_POOL_END for an hour with router $GW_V4, option 6 ADDR (default
+# $GW_V4) and, with --capport, option 114 URI, to clients that ask for them (as dnsmasq does).
+# It answers DHCPINFORM (RFC 2131 3.4) from any lab address in 198.51.100.0/24 with the same
+# options. --no-option-114: option 114 only in answers to messages that name no address to
+# lease (DHCPINFORM; also a DHCPOFFER, which no client records), never in the DHCPACK of a
+# lease: the network announces it, and the client's lease has lost it. Its log (every message,
+# --log-dhcp) is $RUN/dhcp-server.log; `lab counters` has dhcp_inform, the DHCPINFORMs seen.
+dhcp_server() {
+    local dns=$GW_V4 capport='' no114=0 args=()
+    while (($#)); do
+        case $1 in
+            --dns) dns=${2:?dhcp_server: --dns ADDR}; shift 2 ;;
+            --capport) capport=${2:?dhcp_server: --capport URI}; shift 2 ;;
+            --no-option-114) no114=1; shift ;;
+            *) die "dhcp_server [--dns ADDR] [--capport URI] [--no-option-114]" ;;
+        esac
+    done
+    [[ $capport != *[\",$'\n']* ]] || die "dhcp_server: --capport URI without quotes, commas or newlines"
+    ((no114 == 0)) || [[ -n $capport ]] || die "dhcp_server: --no-option-114 needs --capport URI"
+    args=(--dhcp-option=option:router,"$GW_V4" --dhcp-option=option:dns-server,"$dns")
+    if [[ -n $capport ]]; then
+        if ((no114)); then
+            # A lease is taken by a DHCPREQUEST naming its address (option 50, RFC 2131 4.3.2);
+            # a DHCPINFORM never names one. (dnsmasq cannot match option 53's value.)
+            args+=(--dhcp-match=set:leasing,50 --dhcp-option=tag:!leasing,114,"$capport")
+        else
+            args+=(--dhcp-option=114,"$capport")
+        fi
+    fi
+    bg_start dhcp-server dnsmasq --keep-in-foreground --conf-file=/dev/null --port=0 --no-resolv --no-hosts \
+        --interface="$GW_IF" --bind-interfaces --dhcp-authoritative \
+        --dhcp-range="$DHCP_POOL_START,$DHCP_POOL_END,255.255.255.0,1h" \
+        --dhcp-leasefile="$RUN/dhcp-server.leases" --pid-file="$RUN/dhcp-server.pid" \
+        --user=root --group=root --log-facility=- --log-dhcp "${args[@]}"
+    dhcp_server_wait
+    in_gw nft add counter inet lab dhcp_inform '{ comment "DHCPINFORM messages from the client" }'
+    # The DHCP message type option (53, length 1, value 8) right after the magic cookie is
+    # where every client puts it; udp payload offset 240 bytes = 1920 bits.
+    in_gw nft add rule inet lab count iifname "$GW_IF" udp dport 67 @th,1984,24 0x350108 counter name dhcp_inform
+}
+
+# Wait (bounded) until the DHCP server listens on port 67.
+dhcp_server_wait() {
+    local i pid
+    pid=$(<"$RUN/pids/dhcp-server.pid")
+    for ((i = 0; i < 100; i++)); do
+        if ! pid_alive "$pid"; then
+            sed 's/^/    /' "$RUN/dhcp-server.log" >&2 || true
+            die "dhcp-server exited during start-up (log above)"
+        fi
+        in_gw ss -lunH | awk '{print $4}' | grep -qE ':67$' && return 0
+        sleep 0.05
+    done
+    die "dhcp-server did not listen on udp 67 within 5 s (log: $RUN/dhcp-server.log)"
+}
+
+# dhcp_client dhclient|dhcpcd [--no-request-114]: the real ISC dhclient or dhcpcd
+# configures eth0 (no static address) from dhcp_server, asking for options 1, 3, 6 and 114
+# (--no-request-114: not 114, as a client that does not know it); returns once eth0 has its
+# leased address and the lease file is written (bounded). Leases: dhclient's
+# $RUN/leases/dhcp/dhclient.eth0.leases (its -lf), dhcpcd's $RUN/leases/dhcpcd/ (mounted
+# over its /var/lib/dhcpcd); `lab exec` shows both under /var/lib. Logs: $RUN/NAME.log.
+dhcp_client() {
+    local how=${1:-} request114=1 conf
+    shift || true
+    [[ $how =~ ^(dhclient|dhcpcd)$ ]] || die "dhcp_client dhclient|dhcpcd [--no-request-114]"
+    if [[ ${1:-} == --no-request-114 ]]; then request114=0; shift; fi
+    (($# == 0)) || die "dhcp_client dhclient|dhcpcd [--no-request-114]"
+    command -v "$how" >/dev/null 2>&1 || die "dhcp_client: $how is not installed (scripts/install-deps test)"
+    mkdir -p "$RUN/leases/dhcp" "$RUN/leases/dhcpcd"
+    conf=$RUN/$how.conf
+    case $how in
+        dhclient)
+            {
+                echo 'option captive-portal code 114 = text;'
+                printf 'request subnet-mask, broadcast-address, routers, domain-name-servers%s;\n' \
+                    "$( ((request114)) && echo ', captive-portal')"
+            } >"$conf"
+            dhcp_client_start dhclient dhclient -d -4 -v -cf "$conf" -lf "$RUN/leases/dhcp/dhclient.$CLIENT_IF.leases" \
+                -pf /run/dhclient.pid -sf "$LAB_DIR/servers/dhclient-script" "$CLIENT_IF"
+            ;;
+        dhcpcd)
+            {
+                echo 'script /bin/true'
+                echo 'noipv4ll'
+                echo 'noarp'
+                echo 'option subnet_mask, routers, domain_name_servers'
+                ((request114)) && printf 'define 114 string captive_portal_uri\noption captive_portal_uri\n'
+                echo 'nooption host_name, domain_name, domain_search, ntp_servers'
+            } >"$conf"
+            dhcp_client_start dhcpcd dhcpcd -B -4 -d -f "$conf" "$CLIENT_IF"
+            ;;
+    esac
+    dhcp_client_wait "$how"
+}
+
+# dhcp_client_start NAME CMD...: CMD in the client namespace with private /var/lib and /run
+# (the lease directories bind-mounted from $RUN/leases), detached, its PID in $RUN/pids.
+dhcp_client_start() {
+    local name=$1; shift
+    # shellcheck disable=SC2016 # the script is for sh, its arguments: LEASES -- CMD ARGS
+    bg_start_client "$name" sh -c 'leases=$1; shift
+        mount -t tmpfs -o size=1m,mode=0755 lab-dhcp /var/lib || exit 70
+        mount -t tmpfs -o size=1m,mode=0755 lab-dhcp /run || exit 70
+        mkdir -p /var/lib/dhcp /var/lib/dhcpcd || exit 70
+        mount --bind "$leases/dhcp" /var/lib/dhcp || exit 70
+        mount --bind "$leases/dhcpcd" /var/lib/dhcpcd || exit 70
+        exec "$@"' lab-dhcp "$RUN/leases" "$@"
+}
+
+# dhcp_client_wait NAME: until eth0 holds an address from the pool and NAME's lease file
+# exists (bounded: 15 s, dhcpcd's first DISCOVER may wait a second).
+dhcp_client_wait() {
+    local name=$1 pid i
+    pid=$(<"$RUN/pids/$name.pid")
+    for ((i = 0; i < 300; i++)); do
+        if ! pid_alive "$pid"; then
+            sed 's/^/    /' "$RUN/$name.log" >&2 || true
+            die "$name exited (log above)"
+        fi
+        if [[ -n $(dhcp_client_address) ]] && compgen -G "$RUN/leases/dhcp*/*.lease*" >/dev/null; then
+            # The default route comes with the address (dhclient-script) or just after it.
+            ip -n "$CLIENT_NS" -4 route show default | grep -q . && return 0
+        fi
+        sleep 0.05
+    done
+    die "$name did not configure $CLIENT_IF within 15 s (log: $RUN/$name.log)"
+}
+
+# The IPv4 address eth0 got from the lab's DHCP server, if any.
+dhcp_client_address() {
+    ip -n "$CLIENT_NS" -4 -o addr show dev "$CLIENT_IF" | awk '{print $4}' | cut -d/ -f1 |
+        grep -E '^198\.51\.100\.1[0-9][0-9]$' | head -n 1
+}
