@@ -51,7 +51,8 @@ public struct StubUpstreams: Sendable, Equatable {
     public func read(_ dns: DNSConfiguration, interfaces: [NetworkInterface])
         -> (servers: [String], source: String, transport: String?)? {
         guard dns.localStub else { return nil }
-        if Self.isResolvedStub(dns), let found = resolved(interfaces: interfaces) {
+        // resolved with no server recorded yet (as just started) left its upstreams unknown.
+        if Self.isResolvedStub(dns), let found = resolved(interfaces: interfaces), !found.servers.isEmpty {
             return (found.servers, "systemd-resolved", found.tlsOnly ? "tls" : nil)
         }
         if networkManagerManages(dns), let text = CheckedFile.text(networkManagerFile, limit: ResolvConf.readLimit) {
