@@ -87,3 +87,32 @@ import Testing
         #expect(answer.tlsOnly)
     }
 }
+
+/// systemd-networkd's link `Describe` over D-Bus, as networkd 252 answered it in the lab (leased
+/// by dnsmasq, option 6 the gateway).
+@Suite struct NetworkdDescribeTests {
+    static let real: [UInt8] = {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../fuzz/corpus/lease/networkd-describe.json").standardized
+        return (try? Array(Data(contentsOf: file))) ?? []
+    }()
+
+    @Test func theAnswerAsGiven() {
+        #expect(NetworkdAnswer(describe: Self.real) == NetworkdAnswer(announced: ["198.51.100.1"]))
+    }
+
+    /// A server set by hand (`DNS=` in the .network file) is the user's, not the network's.
+    @Test func staticServersAreNotTheLinks() {
+        let json = """
+            {"DNS":[{"Family":2,"Address":[203,0,113,53],"ConfigSource":"static"},
+                    {"Family":10,"Address":[32,1,13,184,0,0,0,0,0,0,0,0,0,0,0,83],"ConfigSource":"NDisc"},
+                    {"Family":2,"Address":[198,51,100,300],"ConfigSource":"DHCPv4"},
+                    {"Family":10,"Address":[198,51,100,1],"ConfigSource":"DHCPv4"}],
+             "CaptivePortal":"https://capport.portal.test/api"}
+            """
+        #expect(NetworkdAnswer(describe: Array(json.utf8))
+                == NetworkdAnswer(announced: ["2001:db8::53"], captivePortal: "https://capport.portal.test/api"))
+        #expect(NetworkdAnswer(describe: Array("[1]".utf8)) == nil)
+        #expect(NetworkdAnswer(describe: Array("{\"CaptivePortal\":\"a b\"}".utf8)) == NetworkdAnswer())
+    }
+}

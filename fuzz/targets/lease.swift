@@ -62,6 +62,13 @@ public func fuzzLease(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
         usableOnly(lease.nameServers ?? [])
     }
+    // networkd's Describe (JSON): announced servers are addresses, a URI has no control bytes.
+    if let described = NetworkdAnswer(describe: bytes) {
+        precondition(described.announced.allSatisfy { IPAddressText.address($0, octets: .strict) != nil }, "not an address")
+        if let uri = described.captivePortal {
+            precondition(uri.utf8.allSatisfy { $0 >= 0x21 && $0 != 0x7F }, "a control byte or space in a URI")
+        }
+    }
     // NetworkManager's device state: what it gives is what the text held, resolvers filtered.
     let state = NetworkManagerDeviceState(text)
     usableOnly(state.servers)

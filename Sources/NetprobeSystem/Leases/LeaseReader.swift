@@ -17,10 +17,12 @@ import NetprobeVerdict
 ///    its device state `/run/NetworkManager/devices/IFINDEX` (`dhcp4.domain_name_servers=`),
 ///    while the lease it records there has not expired. Its internal client's lease file holds
 ///    only `ADDRESS=` and is not read;
-/// 2. systemd-networkd: `CAPTIVE_PORTAL=` and `DNS=` in `/run/systemd/netif/links/IFINDEX`, the
-///    state sd-network reads (libsystemd does not export sd-network; the directory can be moved
-///    with `NETPROBE_NETIF_STATE_DIR`, for tests and labs): live state, removed by networkd when
-///    the link goes, so it is taken as it is;
+/// 2. systemd-networkd: over D-Bus, its link's `Describe` (the DNS servers DHCP or RAs gave, never
+///    the static ones: those are the user's setting; `CaptivePortal` from 254); else
+///    `CAPTIVE_PORTAL=` and `DNS=` in `/run/systemd/netif/links/IFINDEX`, the state sd-network
+///    reads (libsystemd does not export sd-network; the directory can be moved with
+///    `NETPROBE_NETIF_STATE_DIR`, for tests and labs): live
+///    state, removed by networkd when the link goes, so it is taken as it is;
 /// 3. dhcpcd: options 114 and 6 of its binary leases `/var/lib/dhcpcd/IFNAME.lease` (and
 ///    every other name it gives them: `LeaseReader+Dhcpcd.swift`), DHCPv6 options 103 and 23
 ///    of its `.lease6`;
@@ -174,7 +176,12 @@ public struct LeaseReader: Sendable {
         guard ResolverAddress.isInterfaceName(Substring(name)) else { return [] }
         var live = networkManager(interface: name, index: index, now: now, session: session, problems: &problems)
         var recorded: [Lease] = []
-        if let index, let text = text("\(networkdLinks)/\(index)", &problems) {
+        if let index, let answer = session?.networkd(index: index) {
+            if !answer.announced.isEmpty || answer.captivePortal != nil {
+                live.append(Lease(source: "systemd-networkd", interface: name, captivePortal: answer.captivePortal,
+                                  nameServers: answer.announced.isEmpty ? nil : answer.announced))
+            }
+        } else if let index, let text = text("\(networkdLinks)/\(index)", &problems) {
             live.append(Lease(source: "systemd-networkd", interface: name,
                               captivePortal: KeyValueState.value("CAPTIVE_PORTAL", in: text),
                               nameServers: KeyValueState.value("DNS", in: text).map(Self.networkdServers)))

@@ -74,3 +74,51 @@ public struct ResolvedAnswer: Sendable, Equatable {
         return IPAddressFormat.text(bytes[...])
     }
 }
+
+/// What systemd-networkd says of one link over D-Bus (org.freedesktop.network1.Link's
+/// `Describe`, a JSON object, as networkd 252 answers it): each DNS server with where it came
+/// from (`"DNS": [{"Family": 2, "Address": [198, 51, 100, 1], "ConfigSource": "DHCPv4", ...}]`),
+/// and the Captive Portal API URI where networkd keeps it (254 and newer: `"CaptivePortal"`).
+/// Only servers the network announced (DHCPv4, DHCPv6, NDisc) are the link's: a static one is
+/// the user's own setting.
+public struct NetworkdAnswer: Sendable, Equatable {
+    public var announced: [String] = []
+    public var captivePortal: String?
+
+    public init(announced: [String] = [], captivePortal: String? = nil) {
+        self.announced = announced
+        self.captivePortal = captivePortal
+    }
+
+    static let networkSources: Set<String> = ["DHCPv4", "DHCPv6", "NDisc"]
+
+    /// Nil when `json` is no JSON object (within 256 KB, 16 levels).
+    public init?(describe json: [UInt8]) {
+        guard let root = try? JSONReader.parse(json, limits: .init(maxBytes: 256 * 1024, maxDepth: 16)),
+              case .object(let members) = root.content else { return nil }
+        if case .array(let servers)? = members["DNS"]?.content {
+            for server in servers {
+                guard case .object(let fields) = server.content,
+                      case .string(let source)? = fields["ConfigSource"]?.content, Self.networkSources.contains(source),
+                      let address = Self.address(fields["Family"], fields["Address"]) else { continue }
+                if !announced.contains(address) { announced.append(address) }
+            }
+        }
+        if case .string(let uri)? = members["CaptivePortal"]?.content,
+           !uri.isEmpty, uri.utf8.count <= 2048, uri.utf8.allSatisfy({ $0 >= 0x21 && $0 != 0x7F }) {
+            captivePortal = uri
+        }
+    }
+
+    /// An address as networkd writes one: its family (2 or 10) and its bytes as numbers.
+    static func address(_ family: JSONValue?, _ address: JSONValue?) -> String? {
+        guard case .number(let kind)? = family?.content, case .array(let numbers)? = address?.content else { return nil }
+        var bytes: [UInt8] = []
+        for number in numbers {
+            guard case .number(let value) = number.content, value >= 0, value <= 255, value == value.rounded() else { return nil }
+            bytes.append(UInt8(value))
+        }
+        guard (kind == 2 && bytes.count == 4) || (kind == 10 && bytes.count == 16) else { return nil }
+        return IPAddressFormat.text(bytes[...])
+    }
+}
