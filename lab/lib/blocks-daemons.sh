@@ -206,3 +206,45 @@ daemon_wait_lease() {
     done
     die "$name did not configure $CLIENT_IF within 20 s (log: $RUN/$name.log)"
 }
+
+# unbound_stub UPSTREAM: the real unbound as the machine's own loopback resolver on
+# 127.0.0.1, forwarding everything to UPSTREAM over DNS over TLS only (port 853), as a user
+# sets up unbound, stubby or dnscrypt-proxy for private DNS; the client's resolv.conf then
+# names 127.0.0.1. No DNSSEC validation, no root hints, no chroot, no remote control: it needs
+# nothing from the host. Returns once it listens (bounded).
+unbound_stub() {
+    local upstream=${1:-} i
+    [[ -n $upstream && $# == 1 ]] || die "unbound_stub UPSTREAM"
+    command -v unbound >/dev/null 2>&1 || die "unbound_stub: unbound is not installed (scripts/install-deps test)"
+    mkdir -p "$RUN/unbound"
+    cat >"$RUN/unbound/unbound.conf" <<EOF2
+server:
+    interface: 127.0.0.1
+    port: 53
+    do-daemonize: no
+    chroot: ""
+    username: ""
+    directory: "$RUN/unbound"
+    pidfile: ""
+    use-syslog: no
+    logfile: ""
+    verbosity: 1
+    module-config: "iterator"
+    do-ip6: no
+    tls-cert-bundle: "/etc/ssl/certs/ca-certificates.crt"
+remote-control:
+    control-enable: no
+forward-zone:
+    name: "."
+    forward-tls-upstream: yes
+    forward-addr: $upstream@853
+EOF2
+    bg_start_client unbound unbound -d -c "$RUN/unbound/unbound.conf"
+    for ((i = 0; i < 100; i++)); do
+        in_client ss -lunH | awk '{print $4}' | grep -qxF 127.0.0.1:53 && break
+        pid_alive "$(<"$RUN/pids/unbound.pid")" || die "unbound exited (log: $RUN/unbound.log)"
+        sleep 0.05
+    done
+    ((i < 100)) || die "unbound did not listen within 5 s (log: $RUN/unbound.log)"
+    printf 'nameserver 127.0.0.1\n' >"/etc/netns/$CLIENT_NS/resolv.conf"
+}
