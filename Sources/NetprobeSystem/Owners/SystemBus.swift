@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CSystemd
 import NetprobeWire
 
@@ -28,15 +31,21 @@ final class SystemBus {
         netprobe_bus_close(bus)
     }
 
+    /// Daemons that let a call run out of time: not asked again on this connection, so a hung
+    /// daemon costs a check one `timeout`, not one per question.
+    private var silent: Set<String> = []
+
     /// The reply of one method call, read whole; nil when the call failed (no such service,
     /// object or property, no answer within `timeout`).
     func call(_ destination: String, _ path: String, _ interface: String, _ member: String,
               string: String? = nil, int32: Int32? = nil) -> [BusValue]? {
+        guard !silent.contains(destination) else { return nil }
         var reply: OpaquePointer?
         var error = [CChar](repeating: 0, count: 256)
         let micros = UInt64(max(1, timeout.inMilliseconds)) * 1000
         let status = netprobe_bus_call(bus, destination, path, interface, member, string, int32 == nil ? 0 : 1,
                                        int32 ?? 0, micros, &reply, &error, error.count)
+        if status == -Int32(ETIMEDOUT) { silent.insert(destination) }
         guard status >= 0, let reply else { return nil }
         defer { netprobe_bus_message_unref(reply) }
         return BusReader(message: reply).values()
