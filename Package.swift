@@ -16,6 +16,9 @@ let package = Package(
         // libcurl's headers (libcurl4-openssl-dev) at build time; libcurl.so.4 itself is
         // dlopened on the first transfer (loader.c), so the binary does not link it.
         .target(name: "CCurl"),
+        // libsystemd's sd-bus and sd-network, dlopened on the first question to a daemon that
+        // configures links (loader.c): the binary does not link libsystemd either.
+        .target(name: "CSystemd"),
         // glibc functions Swift's Glibc module leaves out (timerfd, malloc_trim,
         // posix_spawn_file_actions_addclosefrom_np), declared once with their types, and the
         // command line kept before main (arguments.c: Swift reads it from /proc).
@@ -39,7 +42,7 @@ let package = Package(
         .target(name: "NetprobeReport", dependencies: ["NetprobeWire", "NetprobeVerdict", "NetprobeOutput"]),
         // The kernel's edge: links, addresses, routes and change events through libnl, the
         // resolver configuration, and the one way files are read (checked on the descriptor).
-        .target(name: "NetprobeSystem", dependencies: ["NetprobeWire", "NetprobeVerdict", "CNetlink", "CLibc",
+        .target(name: "NetprobeSystem", dependencies: ["NetprobeWire", "NetprobeVerdict", "CNetlink", "CLibc", "CSystemd",
                                                       .product(name: "SystemPackage", package: "swift-system")]),
         // The network's edge: HTTP probes through libcurl's multi interface, DNS questions to a
         // link's resolvers. Sends; never judges.

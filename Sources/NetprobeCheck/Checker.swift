@@ -65,6 +65,10 @@ public final class Checker {
         let wireBefore = wireTotals
         var snapshot = try source.snapshot()
         lastGates = Self.gates(options, snapshot: snapshot)
+        // The stub's owner is asked what it forwards to only when probes will go out.
+        if options.askLinkResolvers, lastGates?.contains(where: { $0.open != nil }) == true {
+            snapshot.dns = StubUpstreams.asked(snapshot.dns, interfaces: snapshot.interfaces, owners: options.leases.owners)
+        }
         if tracksLeases, let gates = lastGates { lastLeases = Self.leaseFacts(options, snapshot: snapshot, gates: gates) }
         lastPathAddresses = Self.addresses(of: lastGates ?? [], in: snapshot)
         let plans = options.allPaths ? PathPlan.every(options, snapshot: snapshot) : [PathPlan.machine(options, snapshot: snapshot)]

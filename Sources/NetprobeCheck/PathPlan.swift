@@ -78,10 +78,14 @@ struct PathPlan {
 
     /// Whether the machine's questions already go to the link's resolvers. A local stub is
     /// judged by what it forwards to, never by its own loopback address (which no link
-    /// announces): its upstreams must include every one of the link's resolvers. Without a
-    /// stub, or with one whose upstreams are unknown, the configured servers must be the link's.
+    /// announces): its upstreams must include every one of the link's resolvers, reached in
+    /// plain DNS (a stub that speaks only DNS over TLS to them fails where a network drops TLS,
+    /// and the link's resolvers must then be asked directly). Without a stub, or with one whose
+    /// upstreams are unknown, the configured servers must be the link's.
     static func reaches(_ link: LinkResolvers, _ dns: DNSConfiguration) -> Bool {
-        if dns.localStub && !dns.upstreams.isEmpty { return Set(link.servers).isSubset(of: dns.upstreams) }
+        if dns.localStub && !dns.upstreams.isEmpty {
+            return dns.upstreamsTransport != "tls" && Set(link.servers).isSubset(of: dns.upstreams)
+        }
         return Set(link.servers) == Set(dns.servers)
     }
 

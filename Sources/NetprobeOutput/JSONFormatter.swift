@@ -111,6 +111,7 @@ enum DNSDocument {
             "source": .string(dns.source),
             "upstreams": .strings(dns.upstreams),
             "upstreams_source": .string(dns.upstreamsSource),
+            "upstreams_transport": .string(dns.upstreamsTransport),
         ])
     }
 
@@ -132,6 +133,7 @@ enum DNSDocument {
             "source": .string(dns.source),
             "upstreams": .strings(dns.upstreams),
             "upstreams_source": .string(dns.upstreamsSource),
+            "upstreams_transport": .string(dns.upstreamsTransport),
             "used": .string(resolvers.used.rawValue),
         ])
     }

@@ -51,6 +51,7 @@ public struct PathReader: Sendable {
         if let stub = stubUpstreams.read(dns, interfaces: dump.interfaces) {
             dns.upstreams = stub.servers
             dns.upstreamsSource = stub.source
+            dns.upstreamsTransport = stub.transport
         }
         return PathSnapshot(
             interfaces: dump.interfaces, defaultRoutes: dump.defaultRoutes, kernelRoutes: dump.kernelRoutes, dns: dns)

@@ -1,14 +1,16 @@
 import Foundation
 import Testing
 
-/// libcurl is dlopened on the first transfer, never at exec: what sends nothing must not
-/// load it. The dynamic loader itself is the witness (LD_DEBUG=files lists every object it
+/// libcurl is dlopened on the first transfer, never at exec, and libsystemd (sd-bus, to ask
+/// NetworkManager and systemd-resolved) on the first D-Bus question, asked only when a gate
+/// passed: what sends nothing must load neither. The dynamic loader itself is the witness (LD_DEBUG=files lists every object it
 /// maps, dlopened ones included), so these tests see what really happened, not a flag.
 @Suite(.timeLimit(.minutes(2)))
 struct LibraryLoadingTests {
-    /// Runs netprobe with the loader's log on; returns the run and whether libcurl was loaded.
+    /// Runs netprobe with the loader's log on; returns the run and whether libcurl and
+    /// libsystemd were loaded.
     private func traced(_ arguments: [String], network: Network = .loopbackOnly, servers: [String] = [],
-                        in sandbox: Sandbox) throws -> (Run, loadedCurl: Bool) {
+                        in sandbox: Sandbox) throws -> (Run, loadedCurl: Bool, loadedSystemd: Bool) {
         let logs = sandbox.path("ld-\(arguments.first ?? "none")-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
         // Every process of the run writes LOG.PID; only netprobe could ever map libcurl.
@@ -16,10 +18,8 @@ struct LibraryLoadingTests {
                                   environment: ["LD_DEBUG": "files", "LD_DEBUG_OUTPUT": logs + "/ld"])
         let files = try FileManager.default.contentsOfDirectory(atPath: logs)
         #expect(!files.isEmpty, "the loader wrote no log: LD_DEBUG is not honoured here")
-        let loaded = try files.contains { name in
-            try String(contentsOfFile: logs + "/" + name, encoding: .utf8).contains("file=libcurl.so.4")
-        }
-        return (run, loaded)
+        let texts = try files.map { try String(contentsOfFile: logs + "/" + $0, encoding: .utf8) }
+        return (run, texts.contains { $0.contains("file=libcurl.so.4") }, texts.contains { $0.contains("file=libsystemd.so.0") })
     }
 
     @Test(arguments: [
@@ -27,19 +27,24 @@ struct LibraryLoadingTests {
     ])
     func whatSendsNothingNeverLoadsLibcurl(arguments: [String]) throws {
         let sandbox = try Sandbox()
-        let (run, loadedCurl) = try traced(arguments, in: sandbox)
+        let (run, loadedCurl, loadedSystemd) = try traced(arguments, in: sandbox)
         #expect(run.status <= 1, "\(run)")
         #expect(!loadedCurl, "libcurl was loaded by netprobe \(arguments.joined(separator: " "))")
+        #expect(!loadedSystemd, "libsystemd was loaded by netprobe \(arguments.joined(separator: " "))")
     }
 
-    /// The control: the same trace does see libcurl when a probe is really sent.
+    /// The control: the same trace does see libcurl when a probe is really sent, and libsystemd
+    /// where the machine has it (the owners of the link are asked then).
     @Test func aCheckThatSendsLoadsLibcurl() throws {
         let sandbox = try Sandbox()
         let config = try sandbox.write(ProbeSet.healthy(3))
-        let (run, loadedCurl) = try traced(["--json", "--config", config], network: .online,
-                                           servers: [ProbeSet.httpServer], in: sandbox)
+        let (run, loadedCurl, loadedSystemd) = try traced(["--json", "--config", config], network: .online,
+                                                          servers: [ProbeSet.httpServer], in: sandbox)
         #expect(run.status == 0, "\(run)")
         #expect(loadedCurl)
+        let hasSystemd = FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/libsystemd.so.0")
+            || FileManager.default.fileExists(atPath: "/usr/lib/aarch64-linux-gnu/libsystemd.so.0")
+        #expect(loadedSystemd == hasSystemd)
     }
 
     /// Without a loadable libcurl.so.4 (here: /dev/null mounted over it, in the test's own mount

@@ -57,7 +57,7 @@ enum Kit {
 
     /// Discovery that finds nothing (no DHCP or networkd state in tests).
     static let noDiscovery = LeaseReader(networkdLinks: "/nonexistent", dhcpcdDirectories: [], dhclientDirectories: [],
-                                              networkManagerDirectory: "/nonexistent")
+                                              networkManagerDirectory: "/nonexistent", networkManagerDevices: "/nonexistent")
 
     static func options(timeout: Double = 10, capportURL: String? = nil, allPaths: Bool = false,
                         families: Set<AddressFamily> = Set(AddressFamily.allCases), interfaces: [String] = [],

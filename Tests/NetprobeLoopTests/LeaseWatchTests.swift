@@ -32,7 +32,7 @@ import Testing
         var options: CheckOptions {
             var options = Kit.options()
             options.leases = LeaseReader(networkdLinks: directory, dhcpcdDirectories: [], dhclientDirectories: [],
-                                         networkManagerDirectory: "/nonexistent")
+                                         networkManagerDirectory: "/nonexistent", networkManagerDevices: "/nonexistent")
             return options
         }
     }

@@ -24,7 +24,8 @@ import Testing
         deinit { try? FileManager.default.removeItem(atPath: root) }
 
         var leases: LeaseReader {
-            LeaseReader(networkdLinks: root, dhcpcdDirectories: [], dhclientDirectories: [], networkManagerDirectory: "/nonexistent")
+            LeaseReader(networkdLinks: root, dhcpcdDirectories: [], dhclientDirectories: [], networkManagerDirectory: "/nonexistent",
+                        networkManagerDevices: "/nonexistent")
         }
     }
 
@@ -177,16 +178,20 @@ import Testing
 
     /// Planning alone: which configurations already reach the link's resolvers.
     @Test(arguments: [
-        // (configured, local stub, upstreams, link) -> reaches
-        (["198.51.100.53"], false, [String](), ["198.51.100.53"], true),
-        (["203.0.113.53"], false, [], ["198.51.100.53"], false),
-        (["127.0.0.53"], true, [], ["198.51.100.53"], false),
-        (["127.0.0.53"], true, ["198.51.100.53"], ["198.51.100.53"], true),
-        (["127.0.0.53"], true, ["1.1.1.1"], ["198.51.100.53"], false),
-        (["127.0.0.53"], true, ["198.51.100.53"], ["198.51.100.53", "198.51.100.54"], false),
-    ])
-    func whetherTheMachineAlreadyAsksTheLink(_ row: ([String], Bool, [String], [String], Bool)) {
-        let dns = DNSConfiguration(servers: row.0, localStub: row.1, source: "test", upstreams: row.2)
-        #expect(PathPlan.reaches(LinkResolvers(servers: row.3, source: "systemd-networkd", interface: "eth0"), dns) == row.4)
+        // (configured, local stub, upstreams, their transport, link) -> reaches
+        (["198.51.100.53"], false, [String](), nil, ["198.51.100.53"], true),
+        (["203.0.113.53"], false, [], nil, ["198.51.100.53"], false),
+        (["127.0.0.53"], true, [], nil, ["198.51.100.53"], false),
+        (["127.0.0.53"], true, ["198.51.100.53"], nil, ["198.51.100.53"], true),
+        (["127.0.0.53"], true, ["198.51.100.53"], "plain", ["198.51.100.53"], true),
+        (["127.0.0.53"], true, ["198.51.100.53"], "opportunistic", ["198.51.100.53"], true),
+        // DNS over TLS only: a network that drops TLS leaves the link's plain resolvers to ask.
+        (["127.0.0.53"], true, ["198.51.100.53"], "tls", ["198.51.100.53"], false),
+        (["127.0.0.53"], true, ["1.1.1.1"], nil, ["198.51.100.53"], false),
+        (["127.0.0.53"], true, ["198.51.100.53"], nil, ["198.51.100.53", "198.51.100.54"], false),
+    ] as [([String], Bool, [String], String?, [String], Bool)])
+    func whetherTheMachineAlreadyAsksTheLink(_ row: ([String], Bool, [String], String?, [String], Bool)) {
+        let dns = DNSConfiguration(servers: row.0, localStub: row.1, source: "test", upstreams: row.2, upstreamsTransport: row.3)
+        #expect(PathPlan.reaches(LinkResolvers(servers: row.4, source: "systemd-networkd", interface: "eth0"), dns) == row.5)
     }
 }

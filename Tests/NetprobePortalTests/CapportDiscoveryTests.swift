@@ -34,6 +34,7 @@ import Testing
         var discovery: LeaseReader {
             LeaseReader(networkdLinks: "\(root)/netif/links", dhcpcdDirectories: ["\(root)/dhcpcd"],
                              dhclientDirectories: ["\(root)/dhcp"], networkManagerDirectory: "\(root)/nm",
+                             networkManagerDevices: "\(root)/nmdevices",
                              now: Date(timeIntervalSince1970: 1_800_000_000))
         }
     }
@@ -189,11 +190,14 @@ import Testing
         #expect(Self.find(tree)?.uri == "https://b.example/api")
     }
 
-    @Test func networkManagerInternalLease() throws {
+    /// NetworkManager's internal client records only the address it leased (as NetworkManager
+    /// 1.42 wrote it): nothing to find there, and its device state keeps no option 114.
+    @Test func networkManagerKeepsNoCaptivePortalAPI() throws {
         let tree = try Tree()
-        try tree.write("nm/internal-3d4c-eth0.lease", "ADDRESS=198.51.100.2\nCAPTIVE_PORTAL=\"https://capport.portal.test/nm\"\n")
-        try tree.write("nm/internal-3d4c-eth1.lease", "CAPTIVE_PORTAL=https://wrong.example/\n")
-        #expect(Self.find(tree) == .init(uri: "https://capport.portal.test/nm", source: "networkmanager", interface: "eth0"))
+        try tree.write("nm/internal-17beb79d-fe72-38fb-bbff-d1a4ab41ca78-eth0.lease",
+                       "# This is private data. Do not parse.\nADDRESS=198.51.100.2\n")
+        try tree.write("nmdevices/2", NetworkManagerStateTests.deviceState(address: "198.51.100.2"))
+        #expect(Self.find(tree) == nil)
     }
 
     /// networkd is asked first: it is the source of truth where it runs.

@@ -15,30 +15,29 @@ import Testing
         tree.discovery.resolvers(path: eth0, through: ["eth0"])
     }
 
-    /// A hotspot visited once left its lease; its UUID sorts first and it was written last.
-    /// Its address is not on eth0: it is another network's.
-    @Test func aStaleNetworkManagerLeaseBesideTheCurrentOne() throws {
+    /// NetworkManager's device state naming an address eth0 does not hold (a device state of
+    /// another network namespace, or of before a restart) is passed over.
+    @Test func aNetworkManagerStateOfAnotherAddress() throws {
         let tree = try Tree()
-        try tree.write("nm/internal-0000-eth0.lease", "ADDRESS=203.0.113.77\nDNS=203.0.113.53\nLIFETIME=86400\n",
-                       modified: Self.now.addingTimeInterval(-60))
-        try tree.write("nm/internal-ffff-eth0.lease", "ADDRESS=198.51.100.2\nDNS=198.51.100.1\nLIFETIME=86400\n",
-                       modified: Self.now.addingTimeInterval(-600))
+        try tree.write("nmdevices/2", NetworkManagerStateTests.deviceState(address: "203.0.113.77", expiry: 1_800_003_600))
+        #expect(Self.resolvers(tree) == nil)
+        try tree.write("nmdevices/2", NetworkManagerStateTests.deviceState(address: "198.51.100.2", expiry: 1_800_003_600))
         #expect(Self.resolvers(tree) == LinkResolvers(servers: ["198.51.100.1"], source: "networkmanager", interface: "eth0"))
     }
 
     @Test func anExpiredNetworkManagerLeaseIsPassedOver() throws {
         let tree = try Tree()
-        try tree.write("nm/internal-ffff-eth0.lease", "ADDRESS=198.51.100.2\nDNS=198.51.100.1\nLIFETIME=3600\n",
-                       modified: Self.now.addingTimeInterval(-7200))
+        try tree.write("nmdevices/2", NetworkManagerStateTests.deviceState(address: "198.51.100.2", expiry: 1_799_999_999))
         #expect(Self.resolvers(tree) == nil)
     }
 
     /// Two leases of this network (the same address): the one written last.
     @Test func theNewestAmongEquals() throws {
         let tree = try Tree()
-        try tree.write("nm/internal-0000-eth0.lease", "ADDRESS=198.51.100.2\nDNS=198.51.100.7\n",
-                       modified: Self.now.addingTimeInterval(-600))
         try tree.write("dhcp/dhclient.eth0.leases",
+                       "lease { interface \"eth0\"; fixed-address 198.51.100.2; option domain-name-servers 198.51.100.7; expire never; }\n",
+                       modified: Self.now.addingTimeInterval(-600))
+        try tree.write("dhcp/dhclient.eth1.leases",
                        "lease { interface \"eth0\"; fixed-address 198.51.100.2; option domain-name-servers 198.51.100.8; expire never; }\n",
                        modified: Self.now.addingTimeInterval(-60))
         #expect(Self.resolvers(tree)?.servers == ["198.51.100.8"])
@@ -117,9 +116,9 @@ import Testing
     /// A zone is the interface's own name on a link-local address, or the resolver is not used.
     @Test func zonesAreTheInterfacesName() throws {
         let tree = try Tree()
-        try tree.write("nm/internal-1-eth0.lease",
-                       "ADDRESS=198.51.100.2\nDNS=fe80::53%eth0 fe80::54%wlan0 fe80::55%e\u{7F}h0 fe80::56%eth\u{85} 2001:db8::53%eth0\n")
-        #expect(Self.resolvers(tree)?.servers == ["fe80::53%eth0"])
+        try tree.write("nmdevices/2", NetworkManagerStateTests.deviceState(address: "198.51.100.2", expiry: 1_800_003_600)
+                       + "\n[dhcp6]\ndhcp6.dhcp6_name_servers=fe80::53%eth0 fe80::54%wlan0 fe80::55%e\u{7F}h0 fe80::56%eth\u{85} 2001:db8::53%eth0\n")
+        #expect(Self.resolvers(tree)?.servers == ["198.51.100.1", "fe80::53%eth0"])
     }
 
     /// With no fixed time the reader judges leases at the time of each read.

@@ -66,20 +66,31 @@ def start_resolver(ctx, mode, networkd_dns=RESOLVER, ipv4=RESOLVER):
                     + b"\n")
 
 
+LEASE_ROOTS = ["/var/lib", "/run/NetworkManager"]
+
+
 def lease_directories(ctx):
-    """An empty tmpfs over /var/lib, in the corpus's private mount namespace (the host's is
-    never touched), so the cases' lease files are the only ones netprobe reads; emptied for
-    each case, unmounted when the corpus ends."""
+    """An empty tmpfs over /var/lib and /run/NetworkManager, in the corpus's private mount
+    namespace (the host's are never touched), so the cases' lease and device state files are
+    the only ones netprobe reads; emptied for each case, unmounted when the corpus ends."""
     if not getattr(ctx, "lease_tmpfs", False):
-        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m,mode=0755", "hostile-leases", "/var/lib"], check=True)
-        ctx.cleanups.append(lambda: subprocess.run(["umount", "/var/lib"], check=False))
+        for root in LEASE_ROOTS:
+            if not os.path.isdir(root):
+                continue
+            subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m,mode=0755", "hostile-leases", root], check=True)
+            ctx.cleanups.append(lambda root=root: subprocess.run(["umount", root], check=False))
         ctx.lease_tmpfs = True
-    for entry in os.listdir("/var/lib"):
-        subprocess.run(["rm", "-rf", os.path.join("/var/lib", entry)], check=True)
+    for root in LEASE_ROOTS:
+        for entry in os.listdir(root) if os.path.isdir(root) else []:
+            subprocess.run(["rm", "-rf", os.path.join(root, entry)], check=True)
 
 
 def write_lease(path, data, age=0):
-    """A lease file at `path` under /var/lib, last written `age` seconds ago."""
+    """A lease file at `path` under /var/lib (or at an absolute path under /run/NetworkManager,
+    IFINDEX standing for d0's index), last written `age` seconds ago."""
+    if "IFINDEX" in path:
+        with open("/sys/class/net/d0/ifindex") as f:
+            path = path.replace("IFINDEX", f.read().strip())
     full = os.path.join("/var/lib", path)
     os.makedirs(os.path.dirname(full), exist_ok=True)
     with open(full, "wb") as f:
@@ -127,7 +138,9 @@ def dns_case(mode, status, reason, link_error=None, timeout=4, name=None, leases
         return extra(report) if extra else None
 
     def env(ctx_dir):
-        return {"NETPROBE_NETIF_STATE_DIR": os.path.join(ctx_dir, "links")}
+        # No bus: the host's NetworkManager or resolved, if any, is never asked about d0.
+        return {"NETPROBE_NETIF_STATE_DIR": os.path.join(ctx_dir, "links"),
+                "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=" + os.path.join(ctx_dir, "no-bus")}
 
     case = Case(name or "dns-link-" + mode, argv, status, deadline=timeout + 1.5, timeout=timeout, json_clean=True,
                 check=check, setup=setup, kind=kind)
@@ -209,6 +222,19 @@ def lease_case(name, leases, status, reason, link=None, networkd_dns=None, extra
                     link=link, extra=extra, kind="lease", timeout=3 if reason == "timeout" else 4)
 
 
+NM_DEVICE = "/run/NetworkManager/devices/IFINDEX"
+
+
+def nm_device_state(address, server, expiry=None):
+    """NetworkManager's device state as 1.42 writes it after a DHCP lease (address, server and
+    expiry replaced)."""
+    expiry = int(expiry if expiry is not None else time.time() + 3600)
+    return ("[device]\nmanaged=true\nperm-hw-addr-fake=76:45:7B:B0:8F:4E\nconnection-uuid=17beb79d-fe72-38fb-bbff-d1a4ab41ca78\n"
+            "nm-owned=false\nroute-metric-default-effective=100\nnext-server=198.51.100.1\n\n[dhcp4]\n"
+            "dhcp4.dhcp_lease_time=3600\ndhcp4.domain_name_servers=%s\ndhcp4.expiry=%d\ndhcp4.ip_address=%s\n"
+            "dhcp4.subnet_mask=255.255.255.0\n" % (server, expiry, address))
+
+
 def lease_error(text):
     def extra(report):
         errors = report["dns"]["lease_errors"]
@@ -217,14 +243,16 @@ def lease_error(text):
 
 
 CASES += [
-    # A hotspot's NetworkManager lease (another address), alone, then beside the current one.
-    lease_case("nm-stale", {"NetworkManager/internal-0000-d0.lease": ("ADDRESS=203.0.113.77\nDNS=%s\n" % RESOLVER, 0)},
-               1, "timeout", link=[]),
-    lease_case("nm-stale-beside-current",
-               {"NetworkManager/internal-0000-d0.lease": ("ADDRESS=203.0.113.77\nDNS=203.0.113.54\n", 0),
-                "NetworkManager/internal-ffff-d0.lease": ("ADDRESS=%s\nDNS=%s\nLIFETIME=86400\n" % (D0, RESOLVER), 600)},
+    # NetworkManager's device state (as 1.42 writes it) of another address: another network's,
+    # never asked; the same of d0's address is the link's; an expired one is not. Its internal
+    # lease, which records the address alone, gives no resolver.
+    lease_case("nm-stale", {NM_DEVICE: (nm_device_state("203.0.113.77", RESOLVER), 0)}, 1, "timeout", link=[]),
+    lease_case("nm-current", {NM_DEVICE: (nm_device_state(D0, RESOLVER), 0),
+                              "NetworkManager/internal-ffff-d0.lease": ("# This is private data. Do not parse.\nADDRESS=%s\n" % D0, 0)},
                1, "resolver-blocked"),
-    lease_case("nm-expired", {"NetworkManager/internal-ffff-d0.lease": ("ADDRESS=%s\nDNS=%s\nLIFETIME=60\n" % (D0, RESOLVER), 600)},
+    lease_case("nm-expired", {NM_DEVICE: (nm_device_state(D0, RESOLVER, expiry=time.time() - 60), 0)}, 1, "timeout", link=[]),
+    lease_case("nm-internal-lease-only",
+               {"NetworkManager/internal-ffff-d0.lease": ("# This is private data. Do not parse.\nADDRESS=%s\n" % D0, 0)},
                1, "timeout", link=[]),
     lease_case("dhclient-quoted-brace",
                {"dhcp/dhclient.d0.leases": (HEAD + '  option domain-name "x}; option domain-name-servers 203.0.113.54;";\n'

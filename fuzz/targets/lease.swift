@@ -11,8 +11,8 @@ import Foundation
 
 // A lease file as another daemon (or an attacker with write access to its directory) left it,
 // or a datagram on UDP port 68: the same bytes read as a dhcpcd binary lease, an answer to a
-// DHCPINFORM, a dhclient lease file and a networkd or
-// NetworkManager state file. Whatever comes, each reader ends, and what it gives is bounded by
+// DHCPINFORM, a dhclient lease file, a networkd or resolved state file and NetworkManager's
+// device state. Whatever comes, each reader ends, and what it gives is bounded by
 // what it was given: a URI has no control bytes or spaces, resolvers are four bytes each, a
 // dhclient lease with no readable expiry is never trusted, and the resolvers kept are unicast
 // addresses of other hosts with no zone but an interface name.
@@ -62,7 +62,17 @@ public func fuzzLease(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
         usableOnly(lease.nameServers ?? [])
     }
-    for key in ["CAPTIVE_PORTAL", "DNS", "ADDRESS", "LIFETIME", "SERVERS"] {
+    // networkd's Describe (JSON): announced servers are addresses, a URI has no control bytes.
+    if let described = NetworkdAnswer(describe: bytes) {
+        precondition(described.announced.allSatisfy { IPAddressText.address($0, octets: .strict) != nil }, "not an address")
+        if let uri = described.captivePortal {
+            precondition(uri.utf8.allSatisfy { $0 >= 0x21 && $0 != 0x7F }, "a control byte or space in a URI")
+        }
+    }
+    // NetworkManager's device state: what it gives is what the text held, resolvers filtered.
+    let state = NetworkManagerDeviceState(text)
+    usableOnly(state.servers)
+    for key in ["CAPTIVE_PORTAL", "DNS", "ADDRESS", "LIFETIME", "SERVERS", "DNS_OVER_TLS"] {
         if let value = KeyValueState.value(key, in: text) {
             precondition(!value.isEmpty)
             usableOnly(value.split(separator: " ").map(String.init))

@@ -592,8 +592,14 @@ open(sys.argv[1], "wb").write(message)
 PY
             ;;
         networkmanager)
+            # Its device state, as NetworkManager 1.42 writes it (lab exec shows $RUN/nm-run
+            # as /run/NetworkManager); its internal lease holds the address alone.
+            ifindex=$(ip -n "$CLIENT_NS" -o link show dev "$CLIENT_IF" | cut -d: -f1)
+            mkdir -p "$RUN/nm-run/devices"
+            printf '[device]\nmanaged=true\nconnection-uuid=7e1f0c2a-5d3b-4c8e-9f60-2a3b4c5d6e7f\nnm-owned=false\n\n[dhcp4]\ndhcp4.dhcp_lease_time=86400\ndhcp4.domain_name_servers=%s\ndhcp4.expiry=%s\ndhcp4.ip_address=%s\ndhcp4.subnet_mask=255.255.255.0\n' \
+                "$*" "$(($(date +%s) + 86400))" "$CLIENT_V4" >"$RUN/nm-run/devices/$ifindex"
             lease_file "NetworkManager/internal-7e1f0c2a-5d3b-4c8e-9f60-2a3b4c5d6e7f-$CLIENT_IF.lease" --age 600 \
-                "$(printf '# This is private data. Do not parse.\nADDRESS=%s\nDNS=%s\nLIFETIME=86400\n' "$CLIENT_V4" "$*")" ;;
+                "$(printf '# This is private data. Do not parse.\nADDRESS=%s\n' "$CLIENT_V4")" ;;
     esac
 }
 

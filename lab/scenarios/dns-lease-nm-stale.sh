@@ -1,5 +1,5 @@
 # shellcheck shell=bash disable=SC2034 # a scenario: lab up runs setup(), lab/test reads the rest
-DESCRIPTION="the refusing portal; NetworkManager's lease of this network (the gateway as DNS=) beside a hotspot's stale lease whose name sorts first and which was written last (another address, another resolver): portal through the current lease's resolver, the stale one never asked"
+DESCRIPTION="the refusing portal; NetworkManager's device state of this network (the gateway as dhcp4.domain_name_servers) beside a hotspot's internal lease whose name sorts first and which was written last (another address; NetworkManager's internal lease holds no resolver): portal through the device state's resolver, nothing else asked"
 setup() {
     client_ipv4
     dns_vendors
@@ -9,7 +9,7 @@ setup() {
     count_to stale_dns 203.0.113.54
     link_dns_announce networkmanager "$GW_V4"
     lease_file NetworkManager/internal-0a0b0c0d-1111-2222-3333-444455556666-eth0.lease \
-        "$(printf '# This is private data. Do not parse.\nADDRESS=203.0.113.77\nDNS=203.0.113.54\nLIFETIME=4294967295\n')"
+        "$(printf '# This is private data. Do not parse.\nADDRESS=203.0.113.77\n')"
 }
 TIMEOUT=8
 EXPECT_EXIT=2

@@ -6,57 +6,76 @@ import Foundation
 import NetprobeWire
 import NetprobeVerdict
 
-/// The one reader of what the local DHCP/RA client recorded about a link: the Captive Portal
-/// API URI the network announced (RFC 8910: DHCPv4 option 114, DHCPv6 option 103, RA option
-/// 37) and the resolvers it announced (DHCPv4 option 6, RA RDNSS, DHCPv6). Sources:
+/// The one reader of what the program that configured a link recorded about it: the Captive
+/// Portal API URI the network announced (RFC 8910: DHCPv4 option 114, DHCPv6 option 103, RA
+/// option 37) and the resolvers it announced (DHCPv4 option 6, RA RDNSS, DHCPv6). The owner is
+/// asked through its public interface first (`owners`), its files read only where it does not
+/// answer:
 ///
-/// 1. systemd-networkd: `CAPTIVE_PORTAL=` and `DNS=` in `/run/systemd/netif/links/IFINDEX`
-///    (the directory can be moved with `NETPROBE_NETIF_STATE_DIR`, for tests and labs): live
+/// 1. NetworkManager: over D-Bus, the device's DHCP4Config/DHCP6Config `Options`
+///    (`domain_name_servers`, `ip_address`) and its IP configurations' `NameserverData`; else
+///    its device state `/run/NetworkManager/devices/IFINDEX` (`dhcp4.domain_name_servers=`),
+///    while the lease it records there has not expired. Its internal client's lease file holds
+///    only `ADDRESS=` and is not read;
+/// 2. systemd-networkd: over D-Bus, its link's `Describe` (the DNS servers DHCP or RAs gave, never
+///    the static ones: those are the user's setting; `CaptivePortal` from 254); else
+///    `CAPTIVE_PORTAL=` and `DNS=` in `/run/systemd/netif/links/IFINDEX`, the state sd-network
+///    reads (libsystemd does not export sd-network; the directory can be moved with
+///    `NETPROBE_NETIF_STATE_DIR`, for tests and labs): live
 ///    state, removed by networkd when the link goes, so it is taken as it is;
-/// 2. dhcpcd: options 114 and 6 of its binary leases `/var/lib/dhcpcd/IFNAME.lease` (and
+/// 3. dhcpcd: options 114 and 6 of its binary leases `/var/lib/dhcpcd/IFNAME.lease` (and
 ///    every other name it gives them: `LeaseReader+Dhcpcd.swift`), DHCPv6 options 103 and 23
 ///    of its `.lease6`;
-/// 3. ISC dhclient: the last current `lease { }` block for the interface in each
-///    `/var/lib/dhcp/dhclient*.lease*` (and NetworkManager's `dhclient-*-IFNAME.lease`);
-/// 4. NetworkManager's internal DHCP client: `CAPTIVE_PORTAL=` and `DNS=` in
-///    `/var/lib/NetworkManager/internal-*-IFNAME.lease`.
+/// 4. ISC dhclient: the last current `lease { }` block for the interface in each
+///    `/var/lib/dhcp/dhclient*.lease*` (and NetworkManager's `dhclient-*-IFNAME.lease`).
 ///
 /// A lease file outlives its network: a hotspot visited once leaves its lease behind. So a
 /// lease counts only when it belongs to the network the interface is on now: it has not
-/// expired (dhcpcd and NetworkManager: the file's age against the lease time; dhclient: its
-/// `expire`, and none readable is not trusted), and the address it gave is on the interface
-/// now. Among the leases that count, networkd's state comes first, then the most recently
-/// written. Asked at every check, with the time of that check.
+/// expired (dhcpcd: the file's age against the lease time; dhclient: its `expire`, and none
+/// readable is not trusted; NetworkManager: `dhcp4.expiry=`), and the address it gave is on the
+/// interface now (NetworkManager's D-Bus answer too, when it names one: a daemon of another
+/// network namespace may answer for a device of the same name). The owners' live answers come
+/// first, then the most recently written lease. Asked at every check, with the time of that
+/// check.
 ///
-/// Nothing is sent. Every file is read whole or not at all (a file over `limit` is refused and
-/// said so, never read cut short), regular files only, no symbolic links.
+/// Nothing is sent to the network. Every file is read whole or not at all (a file over `limit`
+/// is refused and said so, never read cut short), regular files only, no symbolic links.
 public struct LeaseReader: Sendable {
     public var networkdLinks: String
     public var dhcpcdDirectories: [String]
     public var dhclientDirectories: [String]
     public var networkManagerDirectory: String
+    /// NetworkManager's device state directory (`IFINDEX` files).
+    public var networkManagerDevices: String
+    /// The daemons asked before their files are read.
+    public var owners: LinkOwners
     /// The time leases are judged at; nil: the current time at each read (a `watch` lives for days).
     public var now: Date?
 
     public init(networkdLinks: String = "/run/systemd/netif/links",
                 dhcpcdDirectories: [String] = ["/var/lib/dhcpcd", "/var/db/dhcpcd", "/var/lib/dhcpcd5"],
                 dhclientDirectories: [String] = ["/var/lib/dhcp", "/var/lib/dhclient"],
-                networkManagerDirectory: String = "/var/lib/NetworkManager", now: Date? = nil) {
+                networkManagerDirectory: String = "/var/lib/NetworkManager",
+                networkManagerDevices: String = "/run/NetworkManager/devices", owners: LinkOwners = .none,
+                now: Date? = nil) {
         self.networkdLinks = networkdLinks
         self.dhcpcdDirectories = dhcpcdDirectories
         self.dhclientDirectories = dhclientDirectories
         self.networkManagerDirectory = networkManagerDirectory
+        self.networkManagerDevices = networkManagerDevices
+        self.owners = owners
         self.now = now
     }
 
     /// Every directory the reader reads, for a watch on them (`DirectoryWatch`).
     public var directories: [String] {
-        [networkdLinks] + dhcpcdDirectories + dhclientDirectories + [networkManagerDirectory]
+        [networkdLinks] + dhcpcdDirectories + dhclientDirectories + [networkManagerDirectory, networkManagerDevices]
     }
 
-    /// The system's locations; `NETPROBE_NETIF_STATE_DIR` replaces networkd's links directory.
+    /// The system's locations, every owner asked; `NETPROBE_NETIF_STATE_DIR` replaces
+    /// networkd's links directory.
     public static func system(environment: (String) -> String? = ProcessEnvironment.value) -> LeaseReader {
-        var reader = LeaseReader()
+        var reader = LeaseReader(owners: .all)
         if let directory = environment("NETPROBE_NETIF_STATE_DIR"), !directory.isEmpty { reader.networkdLinks = directory }
         return reader
     }
@@ -110,8 +129,9 @@ public struct LeaseReader: Sendable {
 
     /// The announced URI of the first interface of `through` (the kernel's own way out first)
     /// that has one recorded.
+    /// The owners are not asked: none of them keeps option 114 (NetworkManager 1.42 drops it).
     public func captivePortal(path: PathSnapshot, through: [String]) -> Found? {
-        for lease in read(path: path, through: through).leases {
+        for lease in read(path: path, through: through, askingOwners: false).leases {
             if let uri = lease.captivePortal { return Found(uri: uri, source: lease.source, interface: lease.interface) }
         }
         return nil
@@ -137,39 +157,47 @@ public struct LeaseReader: Sendable {
         return nil
     }
 
-    /// Every lease that counts for the interfaces of `through`, interface by interface.
-    public func read(path: PathSnapshot, through: [String]) -> Reading {
+    /// Every lease that counts for the interfaces of `through`, interface by interface; the
+    /// owners asked first unless `askingOwners` is false.
+    public func read(path: PathSnapshot, through: [String], askingOwners: Bool = true) -> Reading {
         var reading = Reading()
         let now = self.now ?? Date()
+        let session = through.isEmpty || !askingOwners ? nil : owners.session()
         for name in through {
             let link = path.interfaces.first { $0.name == name }
             reading.leases += leases(interface: name, index: link?.index, addresses: link?.addresses ?? [], now: now,
-                                     problems: &reading.problems)
+                                     session: session, problems: &reading.problems)
         }
         return reading
     }
 
-    /// The leases that count for one interface: networkd's state first, then the others
-    /// newest first.
+    /// The leases that count for one interface: the owners' live answers first (NetworkManager,
+    /// then networkd), then the recorded leases newest first.
     func leases(interface name: String, index: Int?, addresses: [InterfaceAddress], now: Date,
-                problems: inout [String]) -> [Lease] {
+                session: OwnerSession? = nil, problems: inout [String]) -> [Lease] {
         // Interface names come from the kernel, but never let one walk out of a directory.
         guard ResolverAddress.isInterfaceName(Substring(name)) else { return [] }
-        var live: [Lease] = []
+        var live = networkManager(interface: name, index: index, now: now, session: session, problems: &problems)
         var recorded: [Lease] = []
-        if let index, let text = text("\(networkdLinks)/\(index)", &problems) {
+        if let index, let answer = session?.networkd(index: index) {
+            if !answer.announced.isEmpty || answer.captivePortal != nil {
+                live.append(Lease(source: "systemd-networkd", interface: name, captivePortal: answer.captivePortal,
+                                  nameServers: answer.announced.isEmpty ? nil : answer.announced))
+            }
+        } else if let index, let text = text("\(networkdLinks)/\(index)", &problems) {
             live.append(Lease(source: "systemd-networkd", interface: name,
                               captivePortal: KeyValueState.value("CAPTIVE_PORTAL", in: text),
                               nameServers: KeyValueState.value("DNS", in: text).map(Self.networkdServers)))
         }
+        // A live answer naming an address the interface does not have is another namespace's.
+        live = live.filter { lease in lease.address.map { Self.holds(addresses, $0) } ?? true }
         recorded += dhcpcdLeases(interface: name, addresses: addresses, now: now, problems: &problems)
         var dhclientFiles: [String] = []
         for directory in dhclientDirectories {
             dhclientFiles += Self.list(directory).filter { $0.hasPrefix("dhclient") && $0.contains(".lease") }
                 .map { "\(directory)/\($0)" }
         }
-        let networkManager = Self.list(networkManagerDirectory)
-        dhclientFiles += networkManager.filter { $0.hasPrefix("dhclient-") && $0.hasSuffix("-\(name).lease") }
+        dhclientFiles += Self.list(networkManagerDirectory).filter { $0.hasPrefix("dhclient-") && $0.hasSuffix("-\(name).lease") }
             .map { "\(networkManagerDirectory)/\($0)" }
         for file in dhclientFiles {
             guard let text = text(file, &problems) else { continue }
@@ -180,20 +208,6 @@ public struct LeaseReader: Sendable {
             recorded.append(Lease(source: "dhclient", interface: name, captivePortal: block.captivePortal,
                                   nameServers: block.nameServers, address: block.address, written: Self.modified(file),
                                   server: block.server))
-        }
-        for file in networkManager where file.hasPrefix("internal-") && file.hasSuffix("-\(name).lease") {
-            let path = "\(networkManagerDirectory)/\(file)"
-            guard let text = text(path, &problems) else { continue }
-            let written = Self.modified(path)
-            // The lease time, when recorded (LIFETIME=, seconds), dates the file's lease.
-            if let lifetime = KeyValueState.value("LIFETIME", in: text).flatMap({ UInt32($0) }), lifetime != UInt32.max,
-               let written, written.addingTimeInterval(TimeInterval(lifetime)) <= now {
-                continue
-            }
-            recorded.append(Lease(source: "networkmanager", interface: name,
-                                  captivePortal: KeyValueState.value("CAPTIVE_PORTAL", in: text),
-                                  nameServers: KeyValueState.value("DNS", in: text).map(Self.words),
-                                  address: KeyValueState.value("ADDRESS", in: text), written: written))
         }
         // A lease whose address the interface no longer has is another network's.
         recorded = recorded.filter { lease in lease.address.map { Self.holds(addresses, $0) } ?? false }
@@ -206,6 +220,23 @@ public struct LeaseReader: Sendable {
     static func holds(_ addresses: [InterfaceAddress], _ address: String) -> Bool {
         guard let wanted = IPAddressText.address(address, octets: .strict) else { return false }
         return addresses.contains { IPAddressText.address($0.address, zone: .plain) == wanted }
+    }
+
+    /// NetworkManager's word on the device: over D-Bus when it answers, else its device state
+    /// file while the DHCPv4 lease recorded there has not expired.
+    func networkManager(interface name: String, index: Int?, now: Date, session: OwnerSession?,
+                        problems: inout [String]) -> [Lease] {
+        if let answer = session?.networkManager(interface: name) {
+            let servers = answer.dhcpServers.isEmpty ? answer.configuredServers : answer.dhcpServers
+            guard !servers.isEmpty else { return [] }
+            return [Lease(source: "networkmanager", interface: name, nameServers: servers, address: answer.leasedAddress)]
+        }
+        guard let index, let text = text("\(networkManagerDevices)/\(index)", &problems) else { return [] }
+        let state = NetworkManagerDeviceState(text)
+        if let expiry = state.expiry, Date(timeIntervalSince1970: TimeInterval(expiry)) <= now { return [] }
+        guard !state.servers.isEmpty, let address = state.address else { return [] }
+        return [Lease(source: "networkmanager", interface: name, nameServers: state.servers, address: address,
+                      written: Self.modified("\(networkManagerDevices)/\(index)"))]
     }
 
     /// A dhcpcd lease that has not expired: it has when the file is older than its lease time

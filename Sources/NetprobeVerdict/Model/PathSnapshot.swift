@@ -153,15 +153,20 @@ public struct DNSConfiguration: Sendable, Equatable {
     public var upstreams: [String]
     /// Who recorded them: systemd-resolved, networkmanager; nil when `upstreams` is empty.
     public var upstreamsSource: String?
+    /// How the stub reaches them, when its owner said: `tls` (DNS over TLS only: a network
+    /// that drops it drops every question, and the link's plain resolvers are never asked
+    /// through the stub), `opportunistic` (TLS, else plain DNS), `plain`; nil when unknown.
+    public var upstreamsTransport: String?
 
     public init(servers: [String], searchDomains: [String] = [], localStub: Bool, source: String,
-                upstreams: [String] = [], upstreamsSource: String? = nil) {
+                upstreams: [String] = [], upstreamsSource: String? = nil, upstreamsTransport: String? = nil) {
         self.servers = servers
         self.searchDomains = searchDomains
         self.localStub = localStub
         self.source = source
         self.upstreams = upstreams
         self.upstreamsSource = upstreamsSource
+        self.upstreamsTransport = upstreamsTransport
     }
 
     /// The servers the machine's questions really leave for: the stub's upstreams when they are

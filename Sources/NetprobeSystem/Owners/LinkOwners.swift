@@ -1,0 +1,118 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import CSystemd
+import NetprobeWire
+
+/// Which daemons that configure links are asked through their public interfaces, before any of
+/// their files is read: NetworkManager and systemd-resolved over D-Bus (the system bus, or
+/// `DBUS_SYSTEM_BUS_ADDRESS`), and systemd-networkd over D-Bus too (its link's `Describe`:
+/// libsystemd exports no sd-network). libsystemd is loaded on the first question
+/// (`systemdLibrary`); a machine without it, or without a bus, answers nothing and the files
+/// are read as before. Asked only for a path whose gate let probes
+/// through: an offline answer loads nothing.
+public struct LinkOwners: Sendable, Equatable {
+    public var networkManager: Bool
+    public var resolved: Bool
+    public var networkd: Bool
+    /// How long one D-Bus call may take: a daemon that does not answer in this time is one that
+    /// does not answer (each is local and answers in well under a millisecond).
+    public var timeout: Duration
+
+    public init(networkManager: Bool = false, resolved: Bool = false, networkd: Bool = false,
+                timeout: Duration = .milliseconds(250)) {
+        self.networkManager = networkManager
+        self.resolved = resolved
+        self.networkd = networkd
+        self.timeout = timeout
+    }
+
+    /// Nobody is asked: the files alone (tests, and `path`).
+    public static let none = LinkOwners()
+    public static let all = LinkOwners(networkManager: true, resolved: true, networkd: true)
+
+    var asksAnyone: Bool { networkManager || resolved || networkd }
+
+    /// A session of questions: the bus is opened on the first D-Bus question and closed with it.
+    func session() -> OwnerSession? {
+        asksAnyone ? OwnerSession(self) : nil
+    }
+}
+
+/// The questions of one read, over one bus connection.
+final class OwnerSession {
+    let owners: LinkOwners
+    private var opened = false
+    private var connection: SystemBus?
+
+    init(_ owners: LinkOwners) {
+        self.owners = owners
+    }
+
+    private var bus: SystemBus? {
+        if !opened {
+            opened = true
+            connection = SystemBus(timeout: owners.timeout)
+        }
+        return connection
+    }
+
+    static let networkManagerName = "org.freedesktop.NetworkManager"
+
+    /// What NetworkManager says of the device `interface`; nil when it is not running or does
+    /// not manage the device.
+    func networkManager(interface: String) -> NetworkManagerAnswer? {
+        guard owners.networkManager, let bus else { return nil }
+        let name = Self.networkManagerName
+        guard let reply = bus.call(name, "/org/freedesktop/NetworkManager", name, "GetDeviceByIpIface", string: interface),
+              let device = reply.first?.string,
+              let properties = bus.properties(name, device, "\(name).Device") else { return nil }
+        var answer = NetworkManagerAnswer()
+        for (property, kind) in [("Dhcp4Config", "DHCP4Config"), ("Dhcp6Config", "DHCP6Config")] {
+            guard let path = properties[property]?.string, path != "/",
+                  let options = bus.properties(name, path, "\(name).\(kind)")?["Options"] else { continue }
+            answer.add(dhcpOptions: options)
+        }
+        for (property, kind) in [("Ip4Config", "IP4Config"), ("Ip6Config", "IP6Config")] {
+            guard let path = properties[property]?.string, path != "/",
+                  let data = bus.properties(name, path, "\(name).\(kind)")?["NameserverData"] else { continue }
+            answer.add(nameserverData: data)
+        }
+        return answer
+    }
+
+    /// NetworkManager's DNS mode (`dnsmasq`, `systemd-resolved`, `default`, `none`, ...); nil when
+    /// it is not running.
+    func networkManagerDNSMode() -> String? {
+        guard owners.networkManager, let bus else { return nil }
+        let name = Self.networkManagerName
+        return bus.properties(name, "/org/freedesktop/NetworkManager/DnsManager", "\(name).DnsManager")?["Mode"]?.string
+    }
+
+    static let resolvedName = "org.freedesktop.resolve1"
+
+    /// What systemd-resolved says it uses for the link `index`; nil when it is not running.
+    func resolved(index: Int) -> ResolvedAnswer? {
+        guard owners.resolved, let bus, let index = Int32(exactly: index) else { return nil }
+        let name = Self.resolvedName
+        guard let reply = bus.call(name, "/org/freedesktop/resolve1", "\(name).Manager", "GetLink", int32: index),
+              let link = reply.first?.string,
+              let properties = bus.properties(name, link, "\(name).Link") else { return nil }
+        return ResolvedAnswer(linkProperties: properties)
+    }
+
+    static let networkdName = "org.freedesktop.network1"
+
+    /// What systemd-networkd says of the link `index`; nil when it is not running or does not
+    /// manage the link.
+    func networkd(index: Int) -> NetworkdAnswer? {
+        guard owners.networkd, let bus, let index = Int32(exactly: index) else { return nil }
+        let name = Self.networkdName
+        guard let reply = bus.call(name, "/org/freedesktop/network1", "\(name).Manager", "GetLinkByIndex", int32: index),
+              reply.count == 2, let link = reply[1].string,
+              let description = bus.call(name, link, "\(name).Link", "Describe")?.first?.string else { return nil }
+        return NetworkdAnswer(describe: Array(description.utf8))
+    }
+}

@@ -1,0 +1,22 @@
+# shellcheck shell=bash disable=SC2034 # a scenario: lab up runs setup(), lab/test reads the rest
+DESCRIPTION="the real NetworkManager (internal DHCP client, private bus) leases eth0 from a real DHCP server (option 6: the gateway; option 114, which NetworkManager 1.42 drops); the user's own resolver is dropped behind a 302 portal: portal through the resolver NetworkManager says over D-Bus the network announced"
+setup() {
+    dhcp_server --capport https://capport.portal.test/captive
+    own_resolver 203.0.113.53 drop
+    nm_client
+    dns_vendors
+    web_vendors
+    portal redirect
+}
+TIMEOUT=8
+EXPECT_EXIT=2
+EXPECT_VERDICT=portal
+EXPECT_REASON=http-redirect
+CHECKS=(
+    'r["portal"]["url"] == "http://login.portal.test/login?venue=lab"'
+    'r["dns"]["used"] == "link" and r["dns"]["link_source"] == "networkmanager" and r["dns"]["link"] == ["198.51.100.1"]'
+    'r["dns"]["configured"] == ["203.0.113.53"]'
+    # Not found by DHCPINFORM (NetworkManager's DHCP socket, connected to the server, takes
+    # the answer): its 500 ms wait is most of the time above the dhclient case's.
+    'elapsed < 2'
+)
