@@ -32,7 +32,11 @@
 enum {
     CNETLINK_IFF_LOWER_UP = 0x10000,
     CNETLINK_ARPHRD_IP6GRE = 823,
+    // <linux/if_addr.h>: an address with no lifetime (configured by hand or statically).
+    CNETLINK_IFA_F_PERMANENT = 0x80,
 };
+// <net/ipv6/addrconf.h> INFINITY_LIFE_TIME: the valid_lft the kernel reports for "forever".
+#define CNETLINK_INFINITY_LIFE_TIME 0xFFFFFFFFu
 
 // One `ip route get DESTINATION`: RTM_GETROUTE with RTA_DST and no output device, no mark,
 // no source, so the kernel answers for the machine's ordinary traffic with its policy rules,

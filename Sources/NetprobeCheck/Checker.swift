@@ -80,7 +80,7 @@ public final class Checker {
             results[index] = try LinkResolverFallback.retry(results[index], config: options.config, started: start,
                                                             deadline: deadline, lookUp: linkLookUp, runner: transferRunner)
             // At most one DHCPINFORM a check, on the first path (the kernel's own first) that needs it.
-            let informed = results[..<index].contains { $0.inform != nil }
+            let informed = results[..<index].contains { $0.inform.map { $0.state != .staticAddress } ?? false }
             results[index] = try DHCPInformFallback.retry(results[index], options: options, snapshot: snapshot, started: start,
                                                           deadline: deadline, ask: informed ? nil : informAsk,
                                                           lookUp: linkLookUp, runner: transferRunner)

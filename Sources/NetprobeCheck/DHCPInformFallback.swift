@@ -5,7 +5,8 @@ import NetprobeSystem
 import NetprobeNetwork
 
 /// When a path's probes show a portal and the machine knows no Captive Portal API URI, the
-/// network is asked once (`DHCPInformReport.shouldAsk`): one DHCPINFORM on the path's
+/// network is asked once (`DHCPInformReport.shouldAsk`), from a leased address only
+/// (`DHCPInformReport.client`): one DHCPINFORM on the path's
 /// interface, to the server its lease names or else broadcast, within `DHCPInformReport.bound` and the check's deadline. An API URI in the
 /// answer is then asked like an announced one (at most `CaptivePortalAPI.grace` more), and the
 /// path concluded again with its answer (`VerdictEngine.conclude`); the answer's resolvers
@@ -35,10 +36,16 @@ enum DHCPInformFallback {
             return result
         }
         guard let link = snapshot.interfaces.first(where: { $0.name == interface }),
-              let address = link.addresses.first(where: { $0.family == .ipv4 && $0.scope == .global }),
-              let ciaddr = IPAddressText.address(address.address, octets: .strict), ciaddr.count == 4 else {
+              let client = DHCPInformReport.client(link.addresses),
+              let ciaddr = IPAddressText.address(client.address.address, octets: .strict), ciaddr.count == 4 else {
             out.inform = DHCPInformReport(interface: interface, clientAddress: nil, state: .failed,
                                           error: "no IPv4 address on \(interface)")
+            return out
+        }
+        let address = client.address
+        guard client.leased else {
+            out.inform = DHCPInformReport(interface: interface, clientAddress: address.address, state: .staticAddress,
+                                          error: "not sent: \(interface)'s IPv4 address is static, not leased")
             return out
         }
         // RFC 2131 section 4.4.3: to the server when the client knows it (the lease of this

@@ -60,9 +60,11 @@ enum InterfaceDocument {
     static func address(_ address: InterfaceAddress) -> JSONOut {
         .object([
             "address": .string(address.address),
+            "dynamic": .bool(address.dynamic),
             "family": .string(address.family.rawValue),
             "prefix_length": .int(address.prefixLength),
             "scope": .string(address.scope.rawValue),
+            "valid_lifetime_s": .int(address.validLifetime.map { Int($0) }),
         ])
     }
 }

@@ -31,8 +31,9 @@ extension TextFormatter {
         if let capport = report.capport {
             lines.append("  captive portal API: " + capportSummary(capport))
         }
-        if let inform = report.inform, inform.captivePortal == nil {
-            // The network was asked for the API and did not name one: say why, briefly.
+        if let inform = report.inform, inform.captivePortal == nil, inform.state != .staticAddress {
+            // The network was asked for the API and did not name one: say why, briefly. A
+            // static address is the ordinary case of a network with no DHCP server: the JSON says it.
             lines.append("  DHCPINFORM on \(TerminalText.escape(inform.interface)): \(inform.state.rawValue)"
                          + (inform.error.map { " (\(TerminalText.escape($0, limit: 120)))" } ?? ""))
         }

@@ -107,7 +107,18 @@ package struct NetlinkDump {
         }
         return InterfaceAddress(
             family: family, address: text, prefixLength: Int(rtnl_addr_get_prefixlen(object)),
-            scope: scope(rtnl_addr_get_scope(object)))
+            scope: scope(rtnl_addr_get_scope(object)), validLifetime: validLifetime(object))
+    }
+
+    /// The seconds the kernel keeps the address; nil for a permanent one (IFA_F_PERMANENT,
+    /// valid_lft forever), as a static configuration leaves it. A DHCP client's address
+    /// carries the lease time.
+    private static func validLifetime(_ object: OpaquePointer) -> UInt32? {
+        let lifetime = rtnl_addr_get_valid_lifetime(object)
+        if rtnl_addr_get_flags(object) & UInt32(CNETLINK_IFA_F_PERMANENT) != 0 || lifetime == CNETLINK_INFINITY_LIFE_TIME {
+            return nil
+        }
+        return lifetime
     }
 
     /// rtnl_scope2str names the well-known scopes; numeric (custom) scopes are

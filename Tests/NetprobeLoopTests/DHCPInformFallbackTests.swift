@@ -79,6 +79,30 @@ import Testing
         #expect(report.paths.compactMap(\.inform).map(\.interface) == ["eth0"])
     }
 
+    /// A static address (no lifetime: no DHCP client configured it): nothing is sent, the
+    /// portal is concluded at once, and the report says why. A later path with a leased
+    /// address is still asked.
+    @Test func aStaticAddressIsNeverAskedFrom() throws {
+        var fixed = Self.v4
+        fixed.interfaces[0] = Kit.link("eth0", index: 2, v4: "198.51.100.2", staticV4: true)
+        let network = Network(Self.answered)
+        let checker = Kit.checker(fixed, ScriptedRunner { _, _ in Self.redirect })
+        checker.informAsk = network.ask
+        let report = try checker.run(Kit.options(families: [.ipv4]))
+        #expect(report.verdict == .portal && report.reason == .httpRedirect && network.asked.isEmpty)
+        #expect(report.inform?.state == .staticAddress && report.inform?.clientAddress == "198.51.100.2")
+        #expect(report.inform?.durationMs == nil && report.capport == nil)
+
+        var mixed = Kit.twoUplinks
+        mixed.interfaces[0] = Kit.link("eth0", index: 2, v4: "198.51.100.2", v6: "2001:db8::2", staticV4: true)
+        let second = Network(Self.answered)
+        let both = Kit.checker(mixed, ScriptedRunner { name, _ in name == "#capport" ? Self.captiveAPI : Self.redirect })
+        both.informAsk = second.ask
+        let all = try both.run(Kit.options(allPaths: true, families: [.ipv4]))
+        #expect(second.asked.map(\.interface) == ["wlan0"])
+        #expect(all.paths.compactMap(\.inform).map(\.state) == [.staticAddress, .answered])
+    }
+
     /// The lease of this network names its server: the DHCPINFORM goes to it (RFC 2131
     /// section 4.4.3), not to the whole link. Without a lease: broadcast (no server given).
     @Test func theServerTheLeaseNamesIsAskedDirectly() throws {

@@ -24,9 +24,14 @@ enum Kit {
         probes: ["a", "b", "c", "d"].map { spec($0) }
             + [spec("sa", https: true, operatorName: "a"), spec("sx", https: true), spec("sy", https: true)])
 
-    static func link(_ name: String, index: Int, v4: String? = nil, v6: String? = nil, up: Bool = true) -> NetworkInterface {
+    /// The IPv4 address is leased (a lifetime, as a DHCP client sets it) unless `staticV4`.
+    static func link(_ name: String, index: Int, v4: String? = nil, v6: String? = nil, up: Bool = true,
+                     staticV4: Bool = false) -> NetworkInterface {
         var addresses: [InterfaceAddress] = []
-        if let v4 { addresses.append(InterfaceAddress(family: .ipv4, address: v4, prefixLength: 24, scope: .global)) }
+        if let v4 {
+            addresses.append(InterfaceAddress(family: .ipv4, address: v4, prefixLength: 24, scope: .global,
+                                              validLifetime: staticV4 ? nil : 3600))
+        }
         if let v6 { addresses.append(InterfaceAddress(family: .ipv6, address: v6, prefixLength: 64, scope: .global)) }
         return NetworkInterface(name: name, index: index, type: .ethernet, up: up, carrier: up, operstate: up ? "up" : "down",
                                 mtu: 1500, addresses: addresses)

@@ -87,4 +87,26 @@ import Testing
         #expect(DHCPInformReport.shouldAsk(Self.conclusion(row.verdict), capport: row.known ? Self.captive : nil,
                                            families: row.families, allowed: row.allowed) == row.expected)
     }
+
+    static func address(_ text: String, _ scope: AddressScope = .global, lifetime: UInt32? = nil,
+                        family: AddressFamily = .ipv4) -> InterfaceAddress {
+        InterfaceAddress(family: family, address: text, prefixLength: 24, scope: scope, validLifetime: lifetime)
+    }
+
+    typealias ClientRow = (addresses: [InterfaceAddress], address: String?, leased: Bool)
+
+    @Test(arguments: [
+        ([address("198.51.100.2", lifetime: 3600)], "198.51.100.2", true),
+        ([address("198.51.100.2")], "198.51.100.2", false),  // static: said, not sent
+        // A leased address beside a static one is the DHCP client's: sent from it.
+        ([address("198.51.100.2"), address("198.51.100.3", lifetime: 60)], "198.51.100.3", true),
+        ([address("169.254.7.7", .link, lifetime: 60), address("198.51.100.2")], "198.51.100.2", false),
+        ([address("2001:db8::2", lifetime: 60, family: .ipv6)], nil, false),  // SLAAC is no DHCPv4 lease
+        ([], nil, false),
+    ] as [ClientRow])
+    func itIsSentOnlyFromALeasedAddress(_ row: ClientRow) {
+        let client = DHCPInformReport.client(row.addresses)
+        #expect(client?.address.address == row.address)
+        #expect((client?.leased ?? false) == row.leased)
+    }
 }

@@ -38,6 +38,9 @@ import Testing
         #expect(line == "  DHCPINFORM on eth0: not-permitted (bind 198.51.100.2:68: Permission denied\\x1b[2J)")
         report.paths[0].inform?.captivePortal = "https://capport.example/"
         #expect(!TextFormatter.format(report).contains("DHCPINFORM"), "an API found is shown as the API")
+        report.paths[0].inform = DHCPInformReport(interface: "eth0", clientAddress: "198.51.100.2", state: .staticAddress,
+                                                  error: "not sent: eth0's IPv4 address is static, not leased")
+        #expect(!TextFormatter.format(report).contains("DHCPINFORM"), "a static network is ordinary: the JSON says it")
     }
 
     @Test func noColourWithoutAPalette() {

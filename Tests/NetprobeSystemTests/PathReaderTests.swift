@@ -24,6 +24,8 @@ struct PathReaderTests {
         try ns.ip("addr", "add", "198.51.100.10/24", "dev", "d0")
         try ns.ip("addr", "add", "169.254.7.7/16", "dev", "d0", "scope", "link")
         try ns.ip("addr", "add", "198.51.100.30/32", "dev", "d0", "scope", "site")
+        // As a DHCP client configures its lease: a finite lifetime.
+        try ns.ip("addr", "add", "198.51.100.40/24", "dev", "d0", "valid_lft", "600", "preferred_lft", "300")
         try ns.ip("addr", "add", "2001:db8:1::10/64", "dev", "d0", "nodad")
         try ns.ip("route", "add", "default", "via", "198.51.100.1", "dev", "d0", "metric", "100")
         try ns.ip("-6", "route", "add", "default", "via", "2001:db8:1::1", "dev", "d0", "metric", "300")
@@ -65,6 +67,10 @@ struct PathReaderTests {
         #expect(d0.addresses.contains(InterfaceAddress(family: .ipv4, address: "198.51.100.30", prefixLength: 32, scope: .site)))
         #expect(d0.addresses.contains(InterfaceAddress(family: .ipv6, address: "2001:db8:1::10", prefixLength: 64, scope: .global)))
         #expect(d0.addresses.allSatisfy { !$0.address.contains("/") })
+        // The static ones are permanent (compared above with no lifetime); the leased one counts down from 600 s.
+        let leased = try #require(d0.addresses.first { $0.address == "198.51.100.40" })
+        #expect(leased.dynamic && (500...600).contains(leased.validLifetime ?? 0))
+        #expect(d0.addresses.filter(\.dynamic).map(\.address) == ["198.51.100.40"])
 
         let va = try #require(snapshot.interfaces.first { $0.name == "va" })
         #expect(va.up && !va.carrier && va.operstate == "lowerlayerdown" && !va.usable)

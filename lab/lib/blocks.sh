@@ -20,6 +20,17 @@ client_ipv4() {
     echo "nameserver $GW_V4" >>"/etc/netns/$CLIENT_NS/resolv.conf"
 }
 
+# client_leased [SECONDS]: eth0's IPv4 address (client_ipv4) held with a finite lifetime
+# (default 3600 s), as a DHCP client leaves its lease (dhclient-script, dhcpcd, networkd,
+# NetworkManager all set valid_lft to the lease time) when netprobe reads no lease of it.
+# Without it the address is permanent, as a static configuration leaves it.
+client_leased() {
+    local seconds=${1:-3600}
+    [[ $seconds =~ ^[0-9]+$ ]] || die "client_leased [SECONDS]"
+    ip -n "$CLIENT_NS" addr change "$CLIENT_V4/$LAN_V4_PREFIX" dev "$CLIENT_IF" \
+        valid_lft "$seconds" preferred_lft "$seconds"
+}
+
 # client_ipv6 [--no-default-route | --link-local-only | --metric N]: the same for IPv6.
 # --link-local-only: the router is there (default route via its link-local
 # address, as a Router Advertisement gives) but no global address was ever

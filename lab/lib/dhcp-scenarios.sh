@@ -5,7 +5,7 @@
 # dhcp_scenario capport|dropped|blocked|lease6|own-resolver dhclient|dhcpcd|static
 #   capport: the client's lease holds option 114 (an API saying captive); a login-page portal.
 #   dropped: the lease does not (dhcpcd: the server leaves it out of leases; dhclient: not
-#     asked for; static: no lease at all); one DHCPINFORM finds it.
+#     asked for; static: no lease file, only the address's lifetime); one DHCPINFORM finds it.
 #   blocked: dropped, and the user's own resolver dropped too (the API's name resolves only
 #     through the link's resolver).
 #   lease6: dhcpcd's DHCPv4 lease lacks it, its DHCPv6 lease (.lease6, option 103) holds it.
@@ -27,7 +27,7 @@ dhcp_scenario() {
             EXPECT_REASON=capport-captive
             DHCP_SERVER_ARGS=(--capport "$api") DHCP_CLIENT_ARGS=()
             case $DHCP_CLIENT in
-                static) DESCRIPTION="a static address (as networkd 252 leaves a link: option 114 dropped); one DHCPINFORM finds the Captive Portal API" ;;
+                static) DESCRIPTION="a leased address whose lease netprobe reads nowhere (as networkd 252 leaves a link: the lease time as its lifetime, option 114 dropped); one DHCPINFORM finds the Captive Portal API" ;;
                 dhcpcd) DESCRIPTION="real dhcpcd's lease lacks option 114 (the server leaves it out of leases); one DHCPINFORM, beside dhcpcd's own socket on port 68, finds the API"
                     DHCP_SERVER_ARGS+=(--no-option-114) ;;
                 dhclient) DESCRIPTION="real dhclient configured without option 114 (as a client that does not know it); one DHCPINFORM, beside dhclient's own socket on port 68, finds the API"
@@ -71,7 +71,7 @@ dhcp_scenario() {
 }
 
 setup() {
-    if [[ $DHCP_CLIENT == static ]]; then client_ipv4; fi
+    if [[ $DHCP_CLIENT == static ]]; then client_ipv4 && client_leased; fi
     dhcp_server "${DHCP_SERVER_ARGS[@]}"
     if [[ $DHCP_CLIENT != static ]]; then
         dhcp_client "$DHCP_CLIENT" "${DHCP_CLIENT_ARGS[@]}"

@@ -1,7 +1,8 @@
 # shellcheck shell=bash disable=SC2034 # a scenario: lab up runs setup(), lab/test reads the rest
-DESCRIPTION="a static address behind a login-page portal; a hostile DHCP server answers the DHCPINFORM with another transaction's ACK, an echo, an OFFER and a cut message before the real ACK, a second ACK with an escape sequence after it"
+DESCRIPTION="a leased address (no lease file) behind a login-page portal; a hostile DHCP server answers the DHCPINFORM with another transaction's ACK, an echo, an OFFER and a cut message before the real ACK, a second ACK with an escape sequence after it"
 setup() {
     client_ipv4
+    client_leased
     dhcp_hostile
     dns_vendors
     web_vendors

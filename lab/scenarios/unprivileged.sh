@@ -10,6 +10,7 @@ DESCRIPTION="as the units run it: uid 65534, no capabilities, their seccomp rule
 # events, SO_BINDTODEVICE for -i, reading resolv.conf, sysfs and the link state.
 setup() {
     client_ipv4 --metric 100       # eth0: the preferred default route, behind a 302 portal
+    client_leased                  # leased: a DHCPINFORM would be sent from it
     client_uplink2 4 --metric 200  # eth1: open
     dns_vendors
     web_vendors

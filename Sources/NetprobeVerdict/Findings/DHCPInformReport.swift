@@ -2,9 +2,10 @@ import NetprobeWire
 
 /// The one DHCPINFORM a check may send (RFC 2131 section 3.4): when the probes show a portal
 /// and the machine knows no Captive Portal API URI (RFC 8910), the network may still announce
-/// one, as many DHCP clients drop option 114 (systemd-networkd before v254, NetworkManager, a
-/// static address). The answer's option 114 is asked like any announced API; its option 6 is
-/// the link's resolvers when none was known.
+/// one, as many DHCP clients drop option 114 (systemd-networkd before v254, NetworkManager).
+/// It goes only from a leased address (`client`): a static network seldom has a server to
+/// answer, and the wait would delay its every portal verdict. The answer's option 114 is
+/// asked like any announced API; its option 6 is the link's resolvers when none was known.
 public struct DHCPInformReport: Sendable, Equatable {
     public enum State: String, Sendable {
         /// A server answered with a DHCPACK.
@@ -15,6 +16,9 @@ public struct DHCPInformReport: Sendable, Equatable {
         case notPermitted = "not-permitted"
         /// It could not be sent (no IPv4 address on the interface, a socket error).
         case failed
+        /// Not sent: the interface's IPv4 addresses are all permanent (configured statically,
+        /// not leased), so no DHCP server is known to be there to answer.
+        case staticAddress = "static-address"
     }
 
     /// The interface it was sent on, from `clientAddress` (ciaddr).
@@ -56,5 +60,16 @@ public struct DHCPInformReport: Sendable, Equatable {
     public static func shouldAsk(_ conclusion: Conclusion, capport: CapportReport?, families: Set<AddressFamily>,
                                  allowed: Bool) -> Bool {
         allowed && conclusion.verdict == .portal && capport == nil && families.contains(.ipv4)
+    }
+
+    /// The address it is sent from (ciaddr): the interface's first leased global IPv4 address
+    /// (one with a finite lifetime: a DHCP client configured it, so a server is there to
+    /// answer). Only static ones: the first of them and `leased` false, and it is not sent
+    /// (waiting out the bound for a server that a static network seldom has would delay
+    /// every portal verdict). nil when the interface has no global IPv4 address.
+    public static func client(_ addresses: [InterfaceAddress]) -> (address: InterfaceAddress, leased: Bool)? {
+        let candidates = addresses.filter { $0.family == .ipv4 && $0.scope == .global }
+        if let leased = candidates.first(where: \.dynamic) { return (leased, true) }
+        return candidates.first.map { ($0, false) }
     }
 }

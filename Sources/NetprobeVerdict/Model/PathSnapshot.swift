@@ -15,12 +15,21 @@ public struct InterfaceAddress: Sendable, Equatable {
     public var address: String
     public var prefixLength: Int
     public var scope: AddressScope
+    /// Seconds the kernel keeps the address (valid_lft); nil when it is permanent. A DHCP
+    /// client (ISC dhclient-script, dhcpcd, systemd-networkd, NetworkManager) sets it to the
+    /// lease time; an address configured by hand or from a static configuration has none.
+    public var validLifetime: UInt32?
 
-    public init(family: AddressFamily, address: String, prefixLength: Int, scope: AddressScope) {
+    /// Leased or autoconfigured: it expires unless renewed (a DHCP lease, SLAAC).
+    public var dynamic: Bool { validLifetime != nil }
+
+    public init(family: AddressFamily, address: String, prefixLength: Int, scope: AddressScope,
+                validLifetime: UInt32? = nil) {
         self.family = family
         self.address = address
         self.prefixLength = prefixLength
         self.scope = scope
+        self.validLifetime = validLifetime
     }
 }
 
