@@ -20,7 +20,7 @@ let package = Package(
         // configures links (loader.c): the binary does not link libsystemd either.
         .target(name: "CSystemd"),
         // glibc functions Swift's Glibc module leaves out (timerfd, malloc_trim,
-        // posix_spawn_file_actions_addclosefrom_np), declared once with their types, and the
+        // posix_spawn_file_actions_addclosefrom_np, a filtered packet socket), declared once with their types, and the
         // command line kept before main (arguments.c: Swift reads it from /proc).
         .target(name: "CLibc"),
         .systemLibrary(
@@ -45,8 +45,9 @@ let package = Package(
         .target(name: "NetprobeSystem", dependencies: ["NetprobeWire", "NetprobeVerdict", "CNetlink", "CLibc", "CSystemd",
                                                       .product(name: "SystemPackage", package: "swift-system")]),
         // The network's edge: HTTP probes through libcurl's multi interface, DNS questions to a
-        // link's resolvers. Sends; never judges.
-        .target(name: "NetprobeNetwork", dependencies: ["NetprobeWire", "NetprobeVerdict", "NetprobeSystem", "CCurl"]),
+        // link's resolvers, the DHCPINFORM (a packet socket from CLibc). Sends; never judges.
+        .target(name: "NetprobeNetwork", dependencies: ["NetprobeWire", "NetprobeVerdict", "NetprobeSystem", "CCurl",
+                                                       "CLibc"]),
         // One check, start to finish: path snapshot -> gate -> plan -> transfers -> verdict.
         .target(name: "NetprobeCheck", dependencies: ["NetprobeWire", "NetprobeVerdict", "NetprobeOutput",
                                                      "NetprobeSystem", "NetprobeNetwork",

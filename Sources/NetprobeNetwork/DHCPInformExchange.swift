@@ -7,7 +7,9 @@ import NetprobeVerdict
 /// Sends one DHCPINFORM (RFC 2131 section 4.4.3) on an interface and waits for the DHCPACK:
 /// from the interface's address (ciaddr) and UDP port 68, bound to the interface, to the
 /// server when its address is known, else broadcast; one retransmit halfway through the
-/// bound. Only an answer to our transaction counts. Sends, never judges.
+/// bound. Only an answer to our transaction counts, from the UDP socket or, when the process
+/// may open one, a packet socket on the interface (`InformPacketSocket`: another DHCP client's
+/// connected socket may take the answer from ours). Sends, never judges.
 public enum DHCPInformExchange {
     public struct Outcome: Sendable, Equatable, Error {
         public var state: DHCPInformReport.State
@@ -34,6 +36,9 @@ public enum DHCPInformExchange {
         case .failure(let outcome): return outcome
         }
         defer { Glibc.close(socket.descriptor) }
+        // Opened before the DHCPINFORM goes, so no answer comes before it listens.
+        let watcher = InformPacketSocket.open(interface: interface)
+        defer { if let watcher { Glibc.close(watcher.descriptor) } }
         let transaction = UInt32.random(in: 1...UInt32.max)
         let message = DHCPMessage.inform(transaction: transaction, clientAddress: clientAddress,
                                          hardwareAddress: hardwareAddress)
@@ -46,7 +51,7 @@ public enum DHCPInformExchange {
                 return Outcome(state: .failed, error: "send: \(error)")
             }
             let until = attempt == 0 ? retransmitAt : deadline
-            while let datagram = socket.receive(into: &buffer, deadline: until) {
+            while let datagram = socket.receive(into: &buffer, deadline: until, watcher: watcher, client: clientAddress) {
                 switch DHCPMessage.informAnswer(datagram, transaction: transaction) {
                 case .success(let answer):
                     return Outcome(state: .answered, answer: answer, durationMs: start.duration(to: .now).inMilliseconds)
@@ -124,15 +129,23 @@ struct InformSocket {
         return sent == bytes.count ? nil : Self.errorText()
     }
 
-    /// The next datagram, or nil once the deadline has passed.
-    func receive(into buffer: inout [UInt8], deadline: ContinuousClock.Instant) -> [UInt8]? {
+    /// The next DHCP message to port 68, from this socket or the packet socket `watcher`, or
+    /// nil once the deadline has passed.
+    func receive(into buffer: inout [UInt8], deadline: ContinuousClock.Instant, watcher: InformPacketSocket?,
+                 client: [UInt8]) -> [UInt8]? {
         while true {
             let left = ContinuousClock.now.duration(to: deadline)
             guard left > .zero else { return nil }
-            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&entry, 1, left.pollMilliseconds)
+            var entries = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+            if let watcher { entries.append(pollfd(fd: watcher.descriptor, events: Int16(POLLIN), revents: 0)) }
+            let ready = poll(&entries, nfds_t(entries.count), left.pollMilliseconds)
             if ready < 0 && errno != EINTR { return nil }
             guard ready > 0 else { continue }
+            if entries.count > 1, entries[1].revents != 0, let watcher,
+               let message = watcher.read(into: &buffer, client: client) {
+                return message
+            }
+            guard entries[0].revents != 0 else { continue }
             let count = buffer.withUnsafeMutableBytes { Glibc.recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count >= 0 { return Array(buffer[0..<count]) }
             if errno == EINTR || errno == EAGAIN { continue }

@@ -10,7 +10,8 @@ import Foundation
 #endif
 
 // A lease file as another daemon (or an attacker with write access to its directory) left it,
-// or a datagram on UDP port 68: the same bytes read as a dhcpcd binary lease, an answer to a
+// or a datagram on UDP port 68 (alone, or with its IP and UDP headers as a packet socket sees
+// it): the same bytes read as a dhcpcd binary lease, an answer to a
 // DHCPINFORM, a dhclient lease file, a networkd or resolved state file and NetworkManager's
 // device state. Whatever comes, each reader ends, and what it gives is bounded by
 // what it was given: a URI has no control bytes or spaces, resolvers are four bytes each, a
@@ -40,6 +41,16 @@ public func fuzzLease(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             }
             precondition(answer.nameServers.allSatisfy { IPAddressText.address($0, octets: .strict)?.count == 4 })
             usableOnly(answer.nameServers)
+        }
+    }
+    // The same bytes as a packet socket's IPv4 packet: what it gives lies inside what it was
+    // given, and its payload is read as a DHCP answer like a UDP socket's datagram.
+    if let packet = IPv4UDPPacket(bytes) {
+        precondition(packet.source.count == 4 && packet.destination.count == 4)
+        precondition(packet.payload.count <= bytes.count - 28, "a payload longer than the packet")
+        if packet.payload.count >= 8 {
+            let xid = packet.payload[4..<8].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            _ = DHCPMessage.informAnswer(packet.payload, transaction: xid)
         }
     }
     // dhcpcd's DHCPv6 lease: addresses are sixteen bytes, resolvers too.

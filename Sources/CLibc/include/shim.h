@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <malloc.h>
+#include <stdint.h>
 #include <spawn.h>
 #include <sys/timerfd.h>
 #include <time.h>
@@ -32,6 +33,16 @@ static inline int np_timerfd_settime(int fd, int flags, const struct itimerspec 
 static inline int np_timerfd_cancel_on_set_flags(void) { return TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET; }
 
 static inline int np_malloc_trim(void) { return malloc_trim(0); }
+
+/*
+ * A packet socket on one interface that receives only IPv4 UDP datagrams to `port`, each from
+ * its IP header on (SOCK_DGRAM: no link header), non-blocking. A DHCP client that keeps a UDP
+ * socket connected to its server takes the server's unicast answers to port 68 from every
+ * other socket on that port; a packet socket sees them as well. The filter is attached before
+ * the socket is bound to a protocol, so nothing else is ever queued on it. Returns the
+ * descriptor, or -errno (EPERM without CAP_NET_RAW, EAFNOSUPPORT where the family is denied).
+ */
+int np_udp_packet_socket(const char *interface, uint16_t port);
 
 /* The arguments main was given (arguments.c): the count, -1 when the C library handed none to
  * the program's initialisers; and one of them, NULL past the end. Read without /proc. */
