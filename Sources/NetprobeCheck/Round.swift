@@ -54,6 +54,13 @@ struct Round {
         var hedged = false
         /// When the runner sends whatever is still held (the hedge); nil: not scheduled.
         var hedgeAt: ContinuousClock.Instant?
+        /// Waves: the canary goes with the later wave (or the hedge), or when only its answer could
+        /// still change the reason; a path the first wave settles never sends it. `canaryRelease`
+        /// is when it was let go (nil: held still).
+        var canaryHeld = false
+        var canaryRelease: ContinuousClock.Instant?
+        /// The path was final before the held canary went: it is never sent.
+        var canaryDropped = false
 
         /// Request names of the probes never sent: held, or dropped before they were.
         func unsent(_ index: Int) -> Set<String> {
@@ -96,7 +103,12 @@ struct Round {
                 add(request, .probe(spec))
             }
             if let request = plan.api?.request { add(request, .capport) }
-            if let canary = plan.canary { add(canary.request, .canary(host: canary.host)) }
+            if let canary = plan.canary {
+                var request = canary.request
+                request.held = hedged
+                paths[index].canaryHeld = hedged
+                add(request, .canary(host: canary.host))
+            }
         }
     }
 
@@ -111,6 +123,7 @@ struct Round {
             for (index, state) in paths.enumerated() where !state.held.isEmpty {
                 paths[index].hedgeAt = started + WavePlan.hedge(firstAnswer: nil)
                 runner.release(Set(state.held.map { "\(index)/\($0.name)" }), at: paths[index].hedgeAt!)
+                Self.releaseCanary(&paths[index], index: index, at: paths[index].hedgeAt!, runner: runner)
             }
             var seen: Set<String> = []
             let observations = runner.run(requests, deadline: deadline) { observation in
@@ -160,7 +173,9 @@ struct Round {
             paths[index].findings.capport = paths[index].plan.api?.api.report(from: observation)
             paths[index].findings.capportPending = false
         case .canary(let host):
-            paths[index].findings.canary = DNSCanaryReport.from(observation, name: host)
+            // Never let go before it ended: never sent, so nothing to report (`dns_canary` null).
+            let sent = !paths[index].canaryHeld || (!paths[index].canaryDropped && paths[index].canaryRelease.map { $0 <= now } == true)
+            paths[index].findings.canary = sent ? DNSCanaryReport.from(observation, name: host) : nil
             paths[index].findings.canaryPending = false
         }
         Self.schedule(&paths[index], index: index, now: now, started: started, runner: runner)
@@ -174,6 +189,7 @@ struct Round {
         func names(_ list: [String]) -> Set<String> { Set(list.map { "\(index)/\($0)" }) }
         if !step.send.isEmpty {
             runner.release(names(step.send), at: now)
+            Self.releaseCanary(&paths[index], index: index, at: now, runner: runner)
             // HTTPS asked during the grace ends with it, as the HTTPS already running does; asked
             // after it (the first was silent throughout), it has a grace of the same length.
             if let grace = paths[index].httpsGraceEnd {
@@ -193,6 +209,15 @@ struct Round {
         guard !paths[index].held.isEmpty else { return }
         paths[index].hedgeAt = step.hedgeAt.map { started + $0 }
         runner.release(names(paths[index].held.map(\.name)), at: paths[index].hedgeAt ?? deadline)
+        if let hedgeAt = paths[index].hedgeAt { Self.releaseCanary(&paths[index], index: index, at: hedgeAt, runner: runner) }
+    }
+
+    /// Lets the held canary go at `instant`, or earlier than already planned.
+    private static func releaseCanary(_ state: inout PathState, index: Int, at instant: ContinuousClock.Instant,
+                                      runner: some TransferRunner) {
+        guard state.canaryHeld, !state.canaryDropped, state.canaryRelease.map({ instant < $0 }) ?? true else { return }
+        state.canaryRelease = instant
+        runner.release(["\(index)/\(DNSCanary.requestName)"], at: instant)
     }
 
     /// Whose answer the probe's addresses came from: the proxy's when it went through one,
@@ -214,6 +239,11 @@ struct Round {
         // Probes never sent (later waves) end as not needed, never with a time-out of their own.
         let unsent = state.unsent(index)
         if conclusion.isFinal {
+            // A settled path has no use for a canary it has not sent: nothing it says can change.
+            if state.canaryHeld, !state.canaryDropped, state.canaryRelease.map({ $0 > now }) ?? true {
+                state.canaryDropped = true
+                runner.end(["\(index)/\(DNSCanary.requestName)"], at: now, with: ProbeRunner.cancelledError)
+            }
             // Plain HTTP whose grace has just run out is ending with its time-out, not as "not needed".
             let expiring = state.httpGraceOver && conclusion.verdict == .online
                 ? Set(state.findings.pending.filter { !$0.isHTTPS }.map { "\(index)/\($0.name)" }).subtracting(unsent) : []
@@ -264,6 +294,7 @@ struct Round {
             }
             if conclusion.awaitsCanary && !state.canaryGraceGiven {
                 state.canaryGraceGiven = true
+                releaseCanary(&state, index: index, at: now, runner: runner)
                 // Probes still running could only change the reason by arriving before the canary.
                 if !state.findings.capportPending {
                     runner.end(state.running.subtracting(canary), at: now, with: ProbeRunner.cancelledError)

@@ -221,6 +221,24 @@ import Testing
         #expect(probes.count == 5)
         #expect(probes.allSatisfy { $0.interface == "eth0" && $0.family == .ipv6 })
     }
+
+    /// Without -4/-6, the plain check resolves only the family the kernel can route (no AAAA
+    /// question on an IPv4-only machine, no A on an IPv6-only one), the canary too; with both
+    /// routable, libcurl chooses (happy eyeballs).
+    @Test(arguments: [(v4: true, v6: false, family: AddressFamily?.some(.ipv4)), (v4: false, v6: true, family: .ipv6),
+                      (v4: true, v6: true, family: nil)])
+    func namesAreResolvedInTheRoutableFamiliesOnly(_ setup: (v4: Bool, v6: Bool, family: AddressFamily?)) throws {
+        let snapshot = PathSnapshot(
+            interfaces: [Kit.link("eth0", index: 2, v4: setup.v4 ? "198.51.100.2" : nil, v6: setup.v6 ? "2001:db8::2" : nil)],
+            defaultRoutes: [Kit.route(.ipv4, "eth0", index: 2, metric: 100), Kit.route(.ipv6, "eth0", index: 2, metric: 100)]
+                .filter { $0.family == .ipv4 ? setup.v4 : setup.v6 },
+            kernelRoutes: [Kit.kernel(.ipv4, setup.v4 ? "eth0" : nil, index: 2), Kit.kernel(.ipv6, setup.v6 ? "eth0" : nil, index: 2)],
+            dns: Kit.dns)
+        let runner = ScriptedRunner { _, _ in Kit.ok(1) }
+        _ = try Kit.checker(snapshot, runner).run(Kit.options())
+        #expect(!runner.requests.isEmpty)
+        #expect(runner.requests.allSatisfy { $0.family == setup.family }, "\(runner.requests.map(\.family))")
+    }
 }
 
 /// The canary's request name as the runner sees it (within its path).

@@ -40,6 +40,43 @@ import Testing
         #expect(report.probes.filter { $0.outcome == .success }.count == 3)
     }
 
+    /// The `.invalid` canary goes with the later waves: a path the first wave settles never sends
+    /// it (nothing it says could change the verdict), and one that needs them sends it.
+    @Test func theCanaryGoesWithTheLaterWavesOnly() throws {
+        let healthy = ScriptedRunner { name, _ in Self.good(name, name.hasSuffix("-https") ? 20 : 10) }
+        let settled = try Kit.checker(Kit.dualStack, healthy).run(Self.options())
+        #expect(settled.verdict == .online && settled.dnsCanary == nil)
+        #expect(!healthy.sent.contains(DNSCanary.requestName), "\(healthy.sent)")
+
+        let failing = ScriptedRunner { name, _ in
+            switch name {
+            case "firefox": ScriptedRunner.Answer(at: .milliseconds(5), error: .refused)
+            case DNSCanary.requestName: ScriptedRunner.Answer(at: .milliseconds(3), error: .dns)
+            default: Self.good(name, 10)
+            }
+        }
+        let later = try Kit.checker(Kit.dualStack, failing).run(Self.options())
+        #expect(later.verdict == .online)
+        #expect(failing.sent.contains(DNSCanary.requestName), "\(failing.sent)")
+        #expect(later.dnsCanary?.resolved == false)
+    }
+
+    /// A portal seen only as wrong content still asks the canary, and a resolver answering
+    /// every name still makes it dns-hijack, as with every probe sent at once.
+    @Test(arguments: [true, false])
+    func aWrongContentPortalStillAsksTheCanary(_ resolves: Bool) throws {
+        let runner = ScriptedRunner { name, _ in
+            if name == DNSCanary.requestName {
+                return ScriptedRunner.Answer(at: .milliseconds(5), status: resolves ? 200 : nil, error: resolves ? nil : .dns)
+            }
+            return ScriptedRunner.Answer(at: .milliseconds(10), status: 200, body: "<html>Welcome to the hotel</html>")
+        }
+        let report = try Kit.checker(Kit.dualStack, runner).run(Self.options())
+        #expect(report.verdict == .portal)
+        #expect(report.reason == (resolves ? .dnsHijack : .wrongContent), "\(runner.delivered)")
+        #expect(report.dnsCanary?.resolved == resolves)
+    }
+
     /// Apple's and Google's hosts let through, plain HTTP and HTTPS; every other operator
     /// intercepted: portal, from the first wave's two operators at once.
     @Test func aPortalAllowListingTheFamousHostsIsAPortal() throws {

@@ -20,5 +20,7 @@ CHECKS=(
     'r["capport"] is None and r["proxy"] is False and r["dns_hijack"] is False'
     'all(p["dns_hijack"] in (False, None) for p in probes)'
     'r["partial_error"] is None'
-    'r["dns_canary"]["name"].endswith(".invalid") and r["dns_canary"]["resolved"] is not True'
+    # The canary goes with the later probes only: none held back (skipped as decided), none sent.
+    '(r["dns_canary"] is None) == any(p["skip_reason"] == "decided" for p in probes)'
+    'r["dns_canary"] is None or (r["dns_canary"]["name"].endswith(".invalid") and r["dns_canary"]["resolved"] is not True)'
 )
