@@ -217,7 +217,7 @@ public final class ProbeRunner {
             // Transfers whose cut-off has come end now, in request order.
             let now = ContinuousClock.now
             for transfer in active where cutoffs[transfer.request.name] == nil {
-                if Self.resolveDue(transfer, now: now) {
+                if Self.resolveDue(transfer, now: now, since: runStarted) {
                     cutoffs[transfer.request.name] = (now, Self.unresolvedError(after: transfer.request.resolveWithin ?? 0))
                 } else if let ownDeadline = transfer.ownDeadline, ownDeadline <= now {
                     cutoffs[transfer.request.name] = (now, transfer.timedOutError)
@@ -236,7 +236,7 @@ public final class ProbeRunner {
             let waiting = held.compactMap { [releases[requests[$0].name], cutoffs[requests[$0].name]?.instant].compactMap { $0 }.min() }
             guard !active.isEmpty || !waiting.isEmpty, listening, leftMs > 0 else { break }
             let nextCutoff = (active.compactMap { transfer in
-                [cutoffs[transfer.request.name]?.instant ?? Self.pendingResolveCutoff(transfer), transfer.ownDeadline]
+                [cutoffs[transfer.request.name]?.instant ?? Self.pendingResolveCutoff(transfer, since: runStarted), transfer.ownDeadline]
                     .compactMap { $0 }.min()
             } + waiting).min()
             let cutoffMs = nextCutoff.map { ($0 - .now).inMilliseconds } ?? leftMs
@@ -277,21 +277,24 @@ public final class ProbeRunner {
 
     // MARK: - Helpers
 
-    /// When a transfer with `resolveWithin` must have resolved its host.
-    private static func resolveCutoff(_ transfer: Transfer) -> ContinuousClock.Instant? {
+    /// When a transfer with `resolveWithin` must have resolved its host: counted from the
+    /// round's start, not the transfer's. Every probe asks the same configured resolvers, so a
+    /// later wave sent while they were still silent gets no patience of its own; otherwise the
+    /// hedge's probes would hold a blocked resolver's answer back by the hedge's delay.
+    private static func resolveCutoff(_ transfer: Transfer, since roundStart: ContinuousClock.Instant) -> ContinuousClock.Instant? {
         guard let seconds = transfer.request.resolveWithin else { return nil }
-        return transfer.started + .milliseconds(Int64(seconds * 1000))
+        return min(transfer.started, roundStart) + .milliseconds(Int64(seconds * 1000))
     }
 
     /// The resolve deadline of a transfer whose host has not resolved yet.
-    private static func pendingResolveCutoff(_ transfer: Transfer) -> ContinuousClock.Instant? {
-        guard let cutoff = resolveCutoff(transfer), !transfer.hasResolved else { return nil }
+    private static func pendingResolveCutoff(_ transfer: Transfer, since roundStart: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        guard let cutoff = resolveCutoff(transfer, since: roundStart), !transfer.hasResolved else { return nil }
         return cutoff
     }
 
     /// Its resolve deadline has come and the system resolver has not answered yet.
-    private static func resolveDue(_ transfer: Transfer, now: ContinuousClock.Instant) -> Bool {
-        guard let cutoff = pendingResolveCutoff(transfer) else { return false }
+    private static func resolveDue(_ transfer: Transfer, now: ContinuousClock.Instant, since roundStart: ContinuousClock.Instant) -> Bool {
+        guard let cutoff = pendingResolveCutoff(transfer, since: roundStart) else { return false }
         return cutoff <= now
     }
 
