@@ -18,5 +18,8 @@ CHECKS=(
     'sum(p["outcome"] == "success" and p["resolver"] == "link" for p in probes) >= 2'
     'r["quorum"]["success"] >= 2'
     'r["dns"]["configured_retried"] is True'
-    'elapsed < 3'
+    # netprobe's own time to verdict (1 s for the configured resolvers, the link's answers,
+    # 1.5 s for the configured ones asked again), with the wall clock's bound looser: the
+    # process start on a loaded machine is not the verdict's time.
+    'r["duration_ms"] < 3000 and elapsed < 4'
 )
