@@ -12,6 +12,8 @@
  * Shared, the first handshake's lookup is cached in the store for the rest of the round.
  * Trust is unchanged: the store is the one libcurl built for the same CAPATH and flags.
  *
+ * The same context callback makes every TLS connection close quietly (prepare_context).
+ *
  * OpenSSL is reached through libcurl's own dependency (dlsym on its handle searches the
  * libraries it loaded), never linked: with another TLS library, or an OpenSSL without
  * SSL_CTX_set1_cert_store (before 3.0), sharing is simply off.
@@ -21,12 +23,14 @@ typedef void *(*get_store_fn)(const void *ctx);
 typedef void (*set1_store_fn)(void *ctx, void *store);
 typedef int (*store_up_ref_fn)(void *store);
 typedef void (*store_free_fn)(void *store);
+typedef void (*quiet_shutdown_fn)(void *ctx, int mode);
 
 static struct {
     get_store_fn get_store;
     set1_store_fn set1_store;
     store_up_ref_fn up_ref;
     store_free_fn free_store;
+    quiet_shutdown_fn quiet_shutdown;
 } openssl;
 
 void netprobe_trust_share_resolve(void *library) {
@@ -34,6 +38,7 @@ void netprobe_trust_share_resolve(void *library) {
     set1_store_fn set1_store = (set1_store_fn)dlsym(library, "SSL_CTX_set1_cert_store");
     store_up_ref_fn up_ref = (store_up_ref_fn)dlsym(library, "X509_STORE_up_ref");
     store_free_fn free_store = (store_free_fn)dlsym(library, "X509_STORE_free");
+    openssl.quiet_shutdown = (quiet_shutdown_fn)dlsym(library, "SSL_CTX_set_quiet_shutdown");
     if (get_store && set1_store && up_ref && free_store) {
         openssl.get_store = get_store;
         openssl.set1_store = set1_store;
@@ -43,6 +48,8 @@ void netprobe_trust_share_resolve(void *library) {
 }
 
 int netprobe_trust_share_available(void) { return openssl.set1_store != NULL; }
+
+int netprobe_tls_quiet_available(void) { return openssl.quiet_shutdown != NULL; }
 
 struct netprobe_trust_share {
     void *store;       /* the first handshake's store, one reference held here */
@@ -62,12 +69,22 @@ void netprobe_trust_share_free(struct netprobe_trust_share *share) {
 unsigned netprobe_trust_share_reuses(const struct netprobe_trust_share *share) { return share->reuses; }
 
 /* CURLOPT_SSL_CTX_FUNCTION: libcurl calls it with each connection's SSL_CTX, its verify
- * locations already set. The first context's store is kept; later ones take it instead of
- * their own (SSL_CTX_set1_cert_store counts the reference; their own store is released). */
-static CURLcode share_store(CURL *curl, void *ssl_ctx, void *userptr) {
+ * locations already set.
+ *
+ * Quiet shutdown: closing, libcurl's SSL_shutdown sends no close_notify. A probe closes after
+ * its answer is whole, and the server has almost always sent its own close_notify and FIN
+ * with it (`Connection: close`): ours would only draw the server's RST, two packets that
+ * prove nothing. Nothing we send can be truncated by leaving it out; the session stays
+ * resumable (OpenSSL counts a quiet shutdown as a proper one).
+ *
+ * With a share, the first context's store is kept; later ones take it instead of their own
+ * (SSL_CTX_set1_cert_store counts the reference; their own store is released). */
+static CURLcode prepare_context(CURL *curl, void *ssl_ctx, void *userptr) {
     (void)curl;
     struct netprobe_trust_share *share = userptr;
-    if (share == NULL || ssl_ctx == NULL) return CURLE_OK;
+    if (ssl_ctx == NULL) return CURLE_OK;
+    if (openssl.quiet_shutdown != NULL) openssl.quiet_shutdown(ssl_ctx, 1);
+    if (share == NULL || openssl.set1_store == NULL) return CURLE_OK;
     if (share->store == NULL) {
         void *store = openssl.get_store(ssl_ctx);
         if (store != NULL && openssl.up_ref(store) == 1) share->store = store;
@@ -79,8 +96,9 @@ static CURLcode share_store(CURL *curl, void *ssl_ctx, void *userptr) {
 }
 
 CURLcode netprobe_easy_share_trust(CURL *handle, struct netprobe_trust_share *share) {
-    if (!netprobe_trust_share_available()) return CURLE_NOT_BUILT_IN;
-    CURLcode code = netprobe_curl.easy_setopt(handle, CURLOPT_SSL_CTX_FUNCTION, share_store);
+    if (share != NULL && !netprobe_trust_share_available()) return CURLE_NOT_BUILT_IN;
+    if (share == NULL && !netprobe_tls_quiet_available()) return CURLE_NOT_BUILT_IN;
+    CURLcode code = netprobe_curl.easy_setopt(handle, CURLOPT_SSL_CTX_FUNCTION, prepare_context);
     if (code != CURLE_OK) return code;
     return netprobe_curl.easy_setopt(handle, CURLOPT_SSL_CTX_DATA, (void *)share);
 }

@@ -169,6 +169,7 @@ final class Transfer {
         try set(CURLOPT_BUFFERSIZE, Self.receiveBufferBytes)
         try set(CURLOPT_CONNECTTIMEOUT_MS, timeLimitMs)
         try set(CURLOPT_USERAGENT, Self.userAgent)
+        try check(netprobe_easy_lean_sockets(handle), "CURLOPT_SOCKOPTFUNCTION")
         if let interface = request.interface {
             try set(CURLOPT_INTERFACE, "if!" + interface)
         }
@@ -286,6 +287,10 @@ final class Transfer {
     }
 
     private func setTrust(sharing trust: TrustShares?) throws(TransferSetupError) {
+        // Every TLS context closes quietly (trust_share.c says why); one trusting the hashed
+        // directory also shares the round's store, when it can.
+        var shared = false
+        defer { if !shared { _ = netprobe_easy_share_trust(handle, nil) } }
         if let caBundle = request.caBundle {
             // The bundle alone, "instead of the system's": Debian's libcurl also has a built-in
             // CAPATH (/etc/ssl/certs) that would otherwise be trusted beside it. Without a CAPATH,
@@ -299,7 +304,7 @@ final class Transfer {
             // Not through an https proxy: the context callback would also see the proxy's TLS,
             // whose trust is libcurl's default, not this directory.
             if request.proxy?.scheme != .https, let trust {
-                _ = trust.attach(handle, directory: directory)
+                shared = trust.attach(handle, directory: directory)
             }
         }
     }

@@ -176,12 +176,14 @@ static inline CURLcode netprobe_msg_result(const CURLMsg *message) {
     return message->data.result;
 }
 
-/* ---- One certificate store per round (trust_share.c) ----------------------- */
+/* ---- TLS contexts: a quiet close, one certificate store per round (trust_share.c) ---- */
 
-/* Looks up the few OpenSSL functions sharing needs, through libcurl's handle (loader.c). */
+/* Looks up the few OpenSSL functions these need, through libcurl's handle (loader.c). */
 void netprobe_trust_share_resolve(void *library);
 /* 1 when libcurl's TLS library is an OpenSSL that can share a store between contexts. */
 int netprobe_trust_share_available(void);
+/* 1 when libcurl's TLS library is an OpenSSL whose contexts can close without close_notify. */
+int netprobe_tls_quiet_available(void);
 struct netprobe_trust_share;
 /* NULL when out of memory. Free it after the round's transfers are cleaned up or not:
  * the store is reference-counted, so either order is safe. */
@@ -189,8 +191,9 @@ struct netprobe_trust_share *netprobe_trust_share_new(void);
 void netprobe_trust_share_free(struct netprobe_trust_share *share);
 /* How many handshakes were given the first one's store. */
 unsigned netprobe_trust_share_reuses(const struct netprobe_trust_share *share);
-/* Sets CURLOPT_SSL_CTX_FUNCTION/DATA so this transfer's TLS contexts share `share`'s store.
- * CURLE_NOT_BUILT_IN when sharing is unavailable; the transfer then keeps its own store. */
+/* Sets CURLOPT_SSL_CTX_FUNCTION/DATA: this transfer's TLS contexts close quietly and, with a
+ * share, use `share`'s store. CURLE_NOT_BUILT_IN when what is asked is unavailable; the
+ * transfer then keeps its own store (and, without a share, libcurl's usual close). */
 CURLcode netprobe_easy_share_trust(CURL *handle, struct netprobe_trust_share *share);
 
 /* ---- TLS sessions resumed from check to check (trust_share.c) --------------- */
@@ -217,6 +220,12 @@ unsigned long long netprobe_wire_tally_received(const struct netprobe_wire_tally
 void netprobe_wire_tally_socket(struct netprobe_wire_tally *tally, int socket);
 /* Sets CURLOPT_CLOSESOCKETFUNCTION/DATA: each of the transfer's sockets is counted as it closes. */
 CURLcode netprobe_easy_count_wire(CURL *handle, struct netprobe_wire_tally *tally);
+
+/* ---- Fewer packets per connection (lean_socket.c) ------------------------------ */
+
+/* Sets CURLOPT_SOCKOPTFUNCTION: the handshake's last ACK rides with the first data, and close()
+ * sends one RST instead of the FIN exchange. */
+CURLcode netprobe_easy_lean_sockets(CURL *handle);
 
 /* ---- Ending transfers on a thread of their own (end_later.c) --------------- */
 
