@@ -1,10 +1,14 @@
 #include "shim.h"
 
+#include <arpa/inet.h>
+#include <net/if.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <linux/errqueue.h>
 #include <linux/tcp.h>
 
 /*
@@ -15,18 +19,85 @@
  *
  * Counted with atomics: a transfer ended on a thread of its own (end_later.c) may close its
  * socket there, while the runner reads the totals.
+ *
+ * The same moment reads the socket's error queue (IP_RECVERR, set by lean_socket.c): the ICMP
+ * errors routers sent about the connection's packets, kept (a few, under a lock) until the
+ * runner takes them.
  */
+
+#define ROUTER_ERRORS_KEPT 16
 
 struct netprobe_wire_tally {
     unsigned long long sent;      /* tcpi_bytes_acked: what the peer acknowledged */
     unsigned long long received;  /* tcpi_bytes_received */
+    pthread_mutex_t lock;         /* for the router errors */
+    size_t count;
+    struct netprobe_router_error errors[ROUTER_ERRORS_KEPT];
 };
 
 struct netprobe_wire_tally *netprobe_wire_tally_new(void) {
-    return calloc(1, sizeof(struct netprobe_wire_tally));
+    struct netprobe_wire_tally *tally = calloc(1, sizeof(struct netprobe_wire_tally));
+    if (tally != NULL) pthread_mutex_init(&tally->lock, NULL);
+    return tally;
 }
 
-void netprobe_wire_tally_free(struct netprobe_wire_tally *tally) { free(tally); }
+void netprobe_wire_tally_free(struct netprobe_wire_tally *tally) {
+    if (tally == NULL) return;
+    pthread_mutex_destroy(&tally->lock);
+    free(tally);
+}
+
+size_t netprobe_wire_tally_take_router_errors(struct netprobe_wire_tally *tally, struct netprobe_router_error *out,
+                                              size_t capacity) {
+    if (tally == NULL) return 0;
+    pthread_mutex_lock(&tally->lock);
+    size_t taken = tally->count < capacity ? tally->count : capacity;
+    memcpy(out, tally->errors, taken * sizeof *out);
+    tally->count = 0;
+    pthread_mutex_unlock(&tally->lock);
+    return taken;
+}
+
+/* One queued error: kept when a router sent it (not the machine's own), while there is room. */
+static void keep_router_error(struct netprobe_wire_tally *tally, const struct sock_extended_err *error, int socket) {
+    if (error->ee_origin != SO_EE_ORIGIN_ICMP && error->ee_origin != SO_EE_ORIGIN_ICMP6) return;
+    struct netprobe_router_error kept;
+    memset(&kept, 0, sizeof kept);
+    const struct sockaddr *router = SO_EE_OFFENDER(error);
+    kept.family = router->sa_family;
+    kept.type = error->ee_type;
+    kept.code = error->ee_code;
+    const void *address = router->sa_family == AF_INET ? (const void *)&((const struct sockaddr_in *)router)->sin_addr
+                        : router->sa_family == AF_INET6 ? (const void *)&((const struct sockaddr_in6 *)router)->sin6_addr
+                        : NULL;
+    if (address == NULL || inet_ntop(router->sa_family, address, kept.router, sizeof kept.router) == NULL) return;
+    char device[IFNAMSIZ] = {0};
+    socklen_t length = sizeof device;  /* the kernel wants room for IFNAMSIZ */
+    if (getsockopt(socket, SOL_SOCKET, SO_BINDTODEVICE, device, &length) == 0 && length > 0) {
+        memcpy(kept.interface, device, sizeof kept.interface - 1);
+    }
+    pthread_mutex_lock(&tally->lock);
+    if (tally->count < ROUTER_ERRORS_KEPT) tally->errors[tally->count++] = kept;
+    pthread_mutex_unlock(&tally->lock);
+}
+
+/* Reads what the socket's error queue holds, a bounded few at most, without waiting. */
+static void read_router_errors(struct netprobe_wire_tally *tally, int socket) {
+    for (int round = 0; round < 4; round++) {
+        char byte, control[512];
+        struct sockaddr_storage destination;
+        struct iovec part = { .iov_base = &byte, .iov_len = 1 };
+        struct msghdr message = { .msg_name = &destination, .msg_namelen = sizeof destination, .msg_iov = &part,
+                                  .msg_iovlen = 1, .msg_control = control, .msg_controllen = sizeof control };
+        if (recvmsg(socket, &message, MSG_ERRQUEUE | MSG_DONTWAIT) < 0) return;
+        for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
+            if ((header->cmsg_level == IPPROTO_IP && header->cmsg_type == IP_RECVERR) ||
+                (header->cmsg_level == IPPROTO_IPV6 && header->cmsg_type == IPV6_RECVERR)) {
+                keep_router_error(tally, (const struct sock_extended_err *)CMSG_DATA(header), socket);
+            }
+        }
+    }
+}
 
 unsigned long long netprobe_wire_tally_sent(const struct netprobe_wire_tally *tally) {
     return __atomic_load_n(&tally->sent, __ATOMIC_RELAXED);
@@ -43,6 +114,7 @@ void netprobe_wire_tally_socket(struct netprobe_wire_tally *tally, int socket) {
     memset(&info, 0, sizeof info);
     socklen_t length = sizeof info;
     if (getsockopt(socket, IPPROTO_TCP, TCP_INFO, &info, &length) != 0) return;
+    read_router_errors(tally, socket);
     size_t needed = offsetof(struct tcp_info, tcpi_bytes_received) + sizeof info.tcpi_bytes_received;
     if (length < needed) return;
     __atomic_fetch_add(&tally->sent, (unsigned long long)info.tcpi_bytes_acked, __ATOMIC_RELAXED);

@@ -63,6 +63,7 @@ public final class Checker {
         let timestamp = Date()
         let deadline = start.advanced(by: .milliseconds(Int64(options.timeout * 1000)))
         let wireBefore = wireTotals
+        _ = runner?.takeRouterErrors()  // an earlier check's, closed late: not this check's evidence
         var snapshot = try source.snapshot()
         lastGates = Self.gates(options, snapshot: snapshot)
         // The stub's owner is asked what it forwards to only when probes will go out.
@@ -87,7 +88,8 @@ public final class Checker {
         }
         results = RouteTruth.apply(results, allPaths: options.allPaths, snapshot: snapshot, source: source)
         var paths = results.map { PathReport($0, config: options.config, started: start) }
-        FaultFinder.locate(&paths, results: results, snapshot: snapshot, source: source)
+        FaultFinder.locate(&paths, results: results, snapshot: snapshot, source: source,
+                           routerErrors: runner?.takeRouterErrors() ?? [])
         // After the verdict, which it never changes: only an IPv6-only machine asks, once.
         snapshot.nat64 = NAT64Discovery.discover(snapshot, deadline: deadline)
         var report = Report(paths: paths, overall: Self.overall(paths), durationMs: start.duration(to: clock.now).inMilliseconds,

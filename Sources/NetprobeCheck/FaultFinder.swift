@@ -5,11 +5,12 @@ import NetprobeSystem
 import NetprobeNetwork
 
 /// Gathers, after the round and only for offline paths, what `FaultLocator` needs: the path's
-/// link, the kernel's route refusal, and its gateways' neighbour entries (one netlink dump, and
-/// only when a path whose gate passed is offline: the gate's instant answers stay instant).
-/// Nothing is sent.
+/// link, the kernel's route refusal, its gateways' neighbour entries (one netlink dump, and
+/// only when a path whose gate passed is offline: the gate's instant answers stay instant), and
+/// the ICMP errors routers sent about its connections. Nothing is sent.
 enum FaultFinder {
-    static func locate(_ paths: inout [PathReport], results: [Round.PathResult], snapshot: PathSnapshot, source: any PathSource) {
+    static func locate(_ paths: inout [PathReport], results: [Round.PathResult], snapshot: PathSnapshot, source: any PathSource,
+                       routerErrors: [RouterError] = []) {
         let probed = zip(paths, results).contains { path, result in
             if case .pass = result.plan.gate { return path.conclusion.verdict == .offline }
             return false
@@ -21,9 +22,16 @@ enum FaultFinder {
             let evidence = FaultEvidence(
                 conclusion: paths[index].conclusion, link: link(plan, snapshot: snapshot),
                 refusal: snapshot.kernelRoutes.lazy.filter { plan.family == nil || $0.family == plan.family }.compactMap(\.refusal).first,
-                gateways: gateways, probes: paths[index].probes, resolvers: resolvers(paths[index], snapshot: snapshot))
+                gateways: gateways, probes: paths[index].probes, resolvers: resolvers(paths[index], snapshot: snapshot),
+                routerErrors: routerErrors.filter { Self.belongs($0, to: plan) })
             paths[index].fault = FaultLocator.locate(evidence)
         }
+    }
+
+    /// A router's error is a path's when its family is the path's and its connection was bound to
+    /// the path's interface (or to none: the plain check's one path).
+    static func belongs(_ error: RouterError, to plan: PathPlan) -> Bool {
+        (plan.family == nil || plan.family == error.family) && (error.interface == nil || error.interface == plan.interface)
     }
 
     /// The link the path leaves (or would leave) through: the one it is named after, else the

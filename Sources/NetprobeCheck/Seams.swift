@@ -35,6 +35,8 @@ public protocol TransferRunner: AnyObject {
     func end(_ names: Set<String>, at instant: ContinuousClock.Instant, with error: TransportError)
     /// Running totals of the TCP payload its connections carried (a check takes the difference).
     var wireBytes: WireBytes { get }
+    /// The ICMP errors routers sent about its connections since the last call.
+    func takeRouterErrors() -> [RouterError]
     /// Before `run` or from `onResult`: the named held requests (`ProbeRequest.held`) start at `instant`, unless
     /// `end` has ended them by then. A later call for the same name replaces the earlier one.
     func release(_ names: Set<String>, at instant: ContinuousClock.Instant)
@@ -43,6 +45,8 @@ public protocol TransferRunner: AnyObject {
 extension TransferRunner {
     /// A runner that opens no connection of its own (a scripted one) put nothing on the wire.
     public var wireBytes: WireBytes { WireBytes() }
+    /// A runner that opens no connection of its own hears from no router.
+    public func takeRouterErrors() -> [RouterError] { [] }
     /// A runner that holds nothing back (it sends every request at once) has nothing to release.
     public func release(_ names: Set<String>, at instant: ContinuousClock.Instant) {}
 }

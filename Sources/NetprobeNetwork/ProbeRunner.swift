@@ -38,6 +38,24 @@ public final class ProbeRunner {
                          tcpReceived: Int(netprobe_wire_tally_received(wireTally)))
     }
 
+    /// The ICMP errors routers sent about this runner's connections since the last call
+    /// (wire_tally.c reads each socket's error queue as it closes), oldest first.
+    public func takeRouterErrors() -> [RouterError] {
+        guard let wireTally else { return [] }
+        var kept = [netprobe_router_error](repeating: netprobe_router_error(), count: 16)
+        let count = kept.withUnsafeMutableBufferPointer { buffer in
+            netprobe_wire_tally_take_router_errors(wireTally, buffer.baseAddress, buffer.count)
+        }
+        return kept.prefix(count).compactMap { error in
+            var copy = error
+            let router = withUnsafeBytes(of: &copy.router) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let interface = withUnsafeBytes(of: &copy.interface) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let family: AddressFamily = error.family == AF_INET6 ? .ipv6 : .ipv4
+            return RouterError(router: router, family: family, icmpType: error.type, code: error.code,
+                               interface: interface.isEmpty ? nil : interface)
+        }
+    }
+
     /// Called from `onResult` during `run`: the named transfers, if still running at `instant`,
     /// end then and are reported with `error` (through `onResult`, like any result). A later
     /// call for the same name replaces the earlier one: the caller's latest decision holds.

@@ -25,6 +25,8 @@ private func timedOut(resolved: Bool) -> ProbeEvidence {
     return ProbeEvidence(spec: Fixtures.spec("apple"), outcome: .failure, errorClass: .timeout, observation: seen)
 }
 
+private func noRoute(_ router: String) -> RouterError { RouterError(router: router, family: .ipv4, icmpType: 3, code: 0) }
+
 struct FaultCase: Sendable, CustomTestStringConvertible {
     var label: String
     var evidence: FaultEvidence
@@ -91,6 +93,39 @@ private let cases: [FaultCase] = [
               evidence: FaultEvidence(conclusion: offline(.connectFailed), gateways: [gateway(.reachable)]), fault: .upstream),
     FaultCase(label: "one family's gateway silent, the other unknown",
               evidence: FaultEvidence(conclusion: offline(.timeout), gateways: [gateway(nil, "fe80::1"), gateway(.failed)]), fault: .gateway),
+    // A router's ICMP error: how far the packets got, and who said there is no way on.
+    FaultCase(label: "the gateway itself says network unreachable",
+              evidence: FaultEvidence(conclusion: offline(.connectFailed), gateways: [gateway(.reachable)],
+                                      routerErrors: [noRoute("198.51.100.1"), noRoute("198.51.100.1")]),
+              fault: .upstream,
+              detail: "router 198.51.100.1 on eth0: neighbour reachable; beyond it: connect-failed; 198.51.100.1 sent network unreachable",
+              summary: "the router 198.51.100.1 answers, but reports: network unreachable"),
+    FaultCase(label: "a router beyond the gateway says so, some probes time out",
+              evidence: FaultEvidence(conclusion: offline(.timeout), gateways: [gateway(.reachable)],
+                                      routerErrors: [noRoute("203.0.113.1"),
+                                                     RouterError(router: "203.0.113.2", family: .ipv4, icmpType: 3, code: 1)]),
+              fault: .upstream,
+              detail: "router 198.51.100.1 on eth0: neighbour reachable; beyond it: timeout; 203.0.113.1 sent network unreachable, 203.0.113.2 sent host unreachable",
+              summary: "the router 198.51.100.1 answers; 203.0.113.1 beyond it reports: network unreachable"),
+    FaultCase(label: "an error proves a stale gateway answers",
+              evidence: FaultEvidence(conclusion: offline(.connectFailed), gateways: [gateway(.stale)],
+                                      routerErrors: [noRoute("203.0.113.1")]),
+              fault: .upstream, detail: "router 198.51.100.1 on eth0: neighbour stale; beyond it: connect-failed; 203.0.113.1 sent network unreachable"),
+    FaultCase(label: "an error with no gateway known (on-link default route)",
+              evidence: FaultEvidence(conclusion: offline(.connectFailed),
+                                      routerErrors: [RouterError(router: "2001:db8::1", family: .ipv6, icmpType: 1, code: 1)]),
+              fault: .upstream, detail: "connect-failed; 2001:db8::1 sent administratively prohibited",
+              summary: "the router 2001:db8::1 reports: administratively prohibited"),
+    FaultCase(label: "a silent gateway still wins over an error",
+              evidence: FaultEvidence(conclusion: offline(.timeout), gateways: [gateway(.failed)], routerErrors: [noRoute("203.0.113.1")]),
+              fault: .gateway),
+    FaultCase(label: "port unreachable is the destination refusing, not a router",
+              evidence: FaultEvidence(conclusion: offline(.connectFailed), gateways: [gateway(nil)],
+                                      routerErrors: [RouterError(router: "203.0.113.10", family: .ipv4, icmpType: 3, code: 3)]),
+              fault: nil),
+    FaultCase(label: "TLS failed: errors do not make it upstream",
+              evidence: FaultEvidence(conclusion: offline(.tlsFailed), gateways: [gateway(.reachable)], routerErrors: [noRoute("198.51.100.1")]),
+              fault: nil),
     // The proxy.
     FaultCase(label: "proxy swallows SYNs", evidence: FaultEvidence(conclusion: offline(.proxyFailed), gateways: [gateway(.reachable)],
                                                                    probes: [proxied(.timeout)]),
@@ -135,6 +170,20 @@ struct FaultLocatorTests {
         #expect(found?.fault == row.fault)
         if let detail = row.detail { #expect(found?.detail == detail) }
         if let summary = row.summary { #expect(found?.summary == summary) }
+    }
+
+    /// ICMP (RFC 792, RFC 1812) and ICMPv6 (RFC 4443) types and codes, in words.
+    @Test(arguments: [
+        (AddressFamily.ipv4, UInt8(3), UInt8(0), "network unreachable"), (.ipv4, 3, 6, "network unreachable"),
+        (.ipv4, 3, 1, "host unreachable"), (.ipv4, 3, 7, "host unreachable"), (.ipv4, 3, 3, "port unreachable"),
+        (.ipv4, 3, 13, "administratively prohibited"), (.ipv4, 3, 10, "administratively prohibited"),
+        (.ipv4, 11, 0, "time exceeded"), (.ipv4, 3, 4, "ICMP type 3 code 4"), (.ipv4, 12, 0, "ICMP type 12 code 0"),
+        (.ipv6, 1, 0, "network unreachable"), (.ipv6, 1, 6, "network unreachable"), (.ipv6, 1, 1, "administratively prohibited"),
+        (.ipv6, 1, 5, "administratively prohibited"), (.ipv6, 1, 3, "host unreachable"), (.ipv6, 1, 4, "port unreachable"),
+        (.ipv6, 3, 0, "time exceeded"), (.ipv6, 1, 2, "ICMPv6 type 1 code 2"), (.ipv6, 3, 1, "time exceeded"),
+    ])
+    func routerErrorsInWords(_ family: AddressFamily, _ type: UInt8, _ code: UInt8, _ words: String) {
+        #expect(RouterError(router: "198.51.100.1", family: family, icmpType: type, code: code).words == words)
     }
 
     @Test func everyPathDownReasonNamesAHop() {

@@ -22,3 +22,26 @@ EOF2
     fi
     ip -n "$CLIENT_NS" neigh flush dev "$CLIENT_IF"
 }
+
+# no_route_onward 4|6|46: the gateway answers ARP/ND and DNS, but has no route on for the
+# client's web traffic (TCP ports 80 and 443) and says so from its own address, as a router
+# whose uplink is gone does: ICMP network unreachable, ICMPv6 no route, for every packet (no
+# rate limit). The vendors' servers live in the gateway's namespace, so the kernel would send
+# the error from the server's address: it leaves with the gateway's own instead.
+no_route_onward() {
+    local fam=${1:-46}
+    [[ $fam =~ ^(4|6|46)$ ]] || die "no_route_onward 4|6|46"
+    in_gw nft add chain inet lab onward_source "{ type filter hook output priority 0; policy accept; }"
+    if [[ $fam == *4* ]]; then
+        in_gw sysctl -qw net.ipv4.icmp_ratelimit=0
+        in_gw nft add rule inet lab block iifname "$GW_IF" meta nfproto ipv4 tcp dport "{ 80, 443 }" \
+            reject with icmp type net-unreachable
+        in_gw nft add rule inet lab onward_source oifname "$GW_IF" icmp type destination-unreachable ip saddr set "$GW_V4"
+    fi
+    if [[ $fam == *6* ]]; then
+        in_gw sysctl -qw net.ipv6.icmp.ratelimit=0
+        in_gw nft add rule inet lab block iifname "$GW_IF" meta nfproto ipv6 tcp dport "{ 80, 443 }" \
+            reject with icmpv6 type no-route
+        in_gw nft add rule inet lab onward_source oifname "$GW_IF" icmpv6 type destination-unreachable ip6 saddr set "$GW_V6"
+    fi
+}

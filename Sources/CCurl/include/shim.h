@@ -216,8 +216,18 @@ struct netprobe_wire_tally *netprobe_wire_tally_new(void);
 void netprobe_wire_tally_free(struct netprobe_wire_tally *tally);
 unsigned long long netprobe_wire_tally_sent(const struct netprobe_wire_tally *tally);
 unsigned long long netprobe_wire_tally_received(const struct netprobe_wire_tally *tally);
-/* Adds one TCP socket's counters (TCP_INFO); anything else adds nothing. */
+/* Adds one TCP socket's counters (TCP_INFO) and keeps its routers' errors; anything else adds nothing. */
 void netprobe_wire_tally_socket(struct netprobe_wire_tally *tally, int socket);
+/* An ICMP error a router sent about a connection's packets (IP_RECVERR): who sent it and what. */
+struct netprobe_router_error {
+    int family;                /* AF_INET or AF_INET6: the router's */
+    unsigned char type, code;  /* ICMP or ICMPv6 */
+    char router[46];           /* INET6_ADDRSTRLEN: its address, as text */
+    char interface[16];        /* IFNAMSIZ: the device the socket was bound to; "" when unbound */
+};
+/* Moves up to `capacity` of the errors kept since the last call into `out`; returns how many. */
+size_t netprobe_wire_tally_take_router_errors(struct netprobe_wire_tally *tally, struct netprobe_router_error *out,
+                                              size_t capacity);
 /* Sets CURLOPT_CLOSESOCKETFUNCTION/DATA: each of the transfer's sockets is counted as it closes. */
 CURLcode netprobe_easy_count_wire(CURL *handle, struct netprobe_wire_tally *tally);
 

@@ -73,15 +73,19 @@ public struct FaultEvidence: Sendable, Equatable {
     public var probes: [ProbeEvidence]
     /// The servers the machine's questions leave for (a stub's upstreams when known).
     public var resolvers: [String]
+    /// ICMP errors routers sent about the path's connections, in the order they came.
+    public var routerErrors: [RouterError]
 
     public init(conclusion: Conclusion, link: NetworkInterface? = nil, refusal: RouteRefusal? = nil,
-                gateways: [GatewayNeighbour] = [], probes: [ProbeEvidence] = [], resolvers: [String] = []) {
+                gateways: [GatewayNeighbour] = [], probes: [ProbeEvidence] = [], resolvers: [String] = [],
+                routerErrors: [RouterError] = []) {
         self.conclusion = conclusion
         self.link = link
         self.refusal = refusal
         self.gateways = gateways
         self.probes = probes
         self.resolvers = resolvers
+        self.routerErrors = routerErrors
     }
 }
 
@@ -92,9 +96,10 @@ public struct FaultEvidence: Sendable, Equatable {
 ///   probes silent/refused/unresolved and every gateway with a telling entry FAILED/INCOMPLETE -> gateway
 ///   proxy-failed, proxy-auth-required                    -> proxy
 ///   resolver-blocked                                     -> dns (the network's own resolvers answer)
-///   gateway answers (REACHABLE/PERMANENT, none failed):
+///   gateway answers (REACHABLE/PERMANENT, or a router's ICMP error came back; none failed):
 ///       dns-failed, or every probe timed out before its name resolved -> dns
-///       timeout, connect-failed                          -> upstream
+///       timeout, connect-failed                          -> upstream (naming the router that
+///                                                           sent the error, when one did)
 ///   anything else (TLS, HTTP, gateways disagreeing or not telling) -> none: say so rather than guess.
 public enum FaultLocator {
     public static func locate(_ evidence: FaultEvidence) -> FaultFinding? {
@@ -119,22 +124,49 @@ public enum FaultLocator {
                                 summary: "the DNS server \(servers) does not answer on this network")
         default: break
         }
-        guard let answering = evidence.gateways.first(where: { $0.answers == true }),
-              !evidence.gateways.contains(where: { $0.answers == false }) else { return nil }
-        let router = "router \(hop(answering)): neighbour \(answering.state?.rawValue ?? "none")"
+        guard !evidence.gateways.contains(where: { $0.answers == false }) else { return nil }
+        // A router's error proves the packets left through the gateway, whatever its entry says.
+        // Port unreachable is the destination itself refusing: it says nothing of the way.
+        let errors = evidence.routerErrors.filter { $0.kind != .portUnreachable }
+        let answering = evidence.gateways.first { $0.answers == true } ?? (errors.isEmpty ? nil : evidence.gateways.first)
+        let router = answering.map { "router \(hop($0)): neighbour \($0.state?.rawValue ?? "none")" }
         switch conclusion.reason {
         case .dnsFailed:
+            guard let answering, let router else { return nil }
             return dns(evidence.resolvers, singular: "resolves no names", plural: "resolve no names",
                        detail: "no address for the probe names", router: router, address: answering.address)
         case .timeout where namesUnresolved(evidence.probes):
+            guard let answering, let router else { return nil }
             return dns(evidence.resolvers, singular: "does not answer", plural: "do not answer",
                        detail: "no answer before the deadline", router: router, address: answering.address)
         case .timeout, .connectFailed:
-            return FaultFinding(.upstream, detail: "\(router); beyond it: \(conclusion.reason.rawValue)",
-                                summary: "the router \(answering.address) answers, but nothing beyond it does")
+            return upstream(conclusion.reason, gateway: answering?.address, router: router, errors: errors)
         default:
             return nil
         }
+    }
+
+    /// Nothing beyond the gateway answers; the routers that said why are named (a few at most).
+    static func upstream(_ reason: Reason, gateway: String?, router: String?, errors: [RouterError]) -> FaultFinding? {
+        var said: [RouterError] = []
+        for error in errors where !said.contains(where: { $0.router == error.router && $0.kind == error.kind }) && said.count < 3 {
+            said.append(error)
+        }
+        let heard = said.map { "\($0.router) sent \($0.words)" }.joined(separator: ", ")
+        let beyond = router == nil ? reason.rawValue : "beyond it: \(reason.rawValue)"
+        let detail = [router, beyond, heard.isEmpty ? nil : heard].compactMap { $0 }.joined(separator: "; ")
+        guard let first = said.first else {
+            guard let gateway else { return nil }
+            return FaultFinding(.upstream, detail: detail, summary: "the router \(gateway) answers, but nothing beyond it does")
+        }
+        guard let gateway else {
+            return FaultFinding(.upstream, detail: detail, summary: "the router \(first.router) reports: \(first.words)")
+        }
+        if first.router == gateway {
+            return FaultFinding(.upstream, detail: detail, summary: "the router \(gateway) answers, but reports: \(first.words)")
+        }
+        return FaultFinding(.upstream, detail: detail,
+                            summary: "the router \(gateway) answers; \(first.router) beyond it reports: \(first.words)")
     }
 
     /// The resolvers' fault, worded for one server, several, or none known.
