@@ -49,8 +49,11 @@ enum DHCPInformFallback {
             return out
         }
         // RFC 2131 section 4.4.3: to the server when the client knows it (the lease of this
-        // network recorded it), else broadcast.
-        let server = options.leases.read(path: snapshot, through: [interface]).leases.lazy.compactMap(\.server)
+        // network recorded it), else broadcast. The plan's reading when it made one: the
+        // owners are not asked twice in a check.
+        let leases = result.plan.leases?.filter { $0.interface == interface }
+            ?? options.leases.read(path: snapshot, through: [interface]).leases
+        let server = leases.lazy.compactMap(\.server)
             .compactMap { IPAddressText.address($0, octets: .strict) }.first { $0.count == 4 }
         let outcome = ask(interface, ciaddr, link.hardwareAddress.flatMap(hardwareBytes), server,
                           min(deadline, ContinuousClock.now + DHCPInformReport.bound))

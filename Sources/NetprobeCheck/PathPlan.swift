@@ -22,6 +22,9 @@ struct PathPlan {
     var linkResolvers: LinkResolvers?
     /// Lease files passed over for what they are (too large, not a regular file), "PATH: why".
     var leaseProblems: [String] = []
+    /// The leases of the path's links as the plan read them (owners asked), when it did: what
+    /// else the check needs of them (the DHCP server to ask) is taken from here, not read again.
+    var leases: [LeaseReader.Lease]?
     /// Whose answers the probes' addresses come from (`ProbeObservation.resolver`).
     var resolver = "configured"
 
@@ -69,6 +72,7 @@ struct PathPlan {
         guard options.askLinkResolvers else { return }
         let reading = options.leases.read(path: snapshot, through: through)
         leaseProblems = reading.problems
+        leases = reading.leases
         guard let link = options.leases.resolvers(reading), !Self.reaches(link, snapshot.dns) else { return }
         linkResolvers = link
         for index in requests.indices where requests[index].proxy == nil && Self.looksUpName(requests[index].url) {

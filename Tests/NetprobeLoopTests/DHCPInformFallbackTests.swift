@@ -123,6 +123,30 @@ import Testing
         #expect(network.servers.last == .some(nil))
     }
 
+    /// The server comes from the leases the check read when it planned the path (the owners
+    /// asked once): the lease file is gone by the time the DHCPINFORM goes, and it still goes
+    /// to the server the lease named.
+    @Test func theLeasesAreReadOnceACheck() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("netprobe-inform-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let lease = "\(directory)/dhclient.eth0.leases"
+        try "lease {\n  interface \"eth0\";\n  fixed-address 198.51.100.2;\n  option dhcp-server-identifier 198.51.100.67;\n  expire never;\n}\n"
+            .write(toFile: lease, atomically: true, encoding: .utf8)
+        var options = Kit.options(families: [.ipv4])
+        options.leases = LeaseReader(networkdLinks: "/nonexistent", dhcpcdDirectories: [], dhclientDirectories: [directory],
+                                     networkManagerDirectory: "/nonexistent")
+        let network = Network(Self.answered)
+        let checker = Kit.checker(Self.v4, ScriptedRunner { name, _ in
+            try? FileManager.default.removeItem(atPath: lease)
+            return name == "#capport" ? Self.captiveAPI : Self.redirect
+        })
+        checker.informAsk = network.ask
+        _ = try checker.run(options)
+        #expect(!FileManager.default.fileExists(atPath: lease), "the probes ran before the DHCPINFORM")
+        #expect(network.servers == [[198, 51, 100, 67]])
+    }
+
     @Test func anUnusableOption114IsSaidSoAndNeverAsked() throws {
         let network = Network(DHCPInformExchange.Outcome(state: .answered,
                                                          answer: DHCPMessage.InformAnswer(captivePortalUnusable: true)))
