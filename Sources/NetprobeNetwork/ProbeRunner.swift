@@ -46,13 +46,14 @@ public final class ProbeRunner {
         let count = kept.withUnsafeMutableBufferPointer { buffer in
             netprobe_wire_tally_take_router_errors(wireTally, buffer.baseAddress, buffer.count)
         }
-        return kept.prefix(count).compactMap { error in
-            var copy = error
-            let router = withUnsafeBytes(of: &copy.router) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            let interface = withUnsafeBytes(of: &copy.interface) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            let family: AddressFamily = error.family == AF_INET6 ? .ipv6 : .ipv4
-            return RouterError(router: router, family: family, icmpType: error.type, code: error.code,
-                               interface: interface.isEmpty ? nil : interface)
+        /// A NUL-terminated C character array (imported as a tuple) as text.
+        func text<Characters>(_ characters: Characters) -> String {
+            withUnsafeBytes(of: characters) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        }
+        return kept.prefix(count).map { error in
+            let interface = text(error.interface)
+            return RouterError(router: text(error.router), family: error.family == AF_INET6 ? .ipv6 : .ipv4,
+                               icmpType: error.type, code: error.code, interface: interface.isEmpty ? nil : interface)
         }
     }
 
