@@ -8,8 +8,8 @@ import NetprobeNetwork
 /// network is asked once (`DHCPInformReport.shouldAsk`), from a leased address only
 /// (`DHCPInformReport.client`): one DHCPINFORM on the path's interface, unicast to the server
 /// its lease names (none named: none sent, since no answer could be believed), within
-/// `DHCPInformReport.bound` and the check's deadline; a lease whose server gave no answer that
-/// could be seen is not asked again by the same checker (`InformMemory`). An API URI in the
+/// `DHCPInformReport.bound` and the check's deadline; a lease's server is asked once by the same
+/// checker, its answer (or that none could be seen) remembered (`InformMemory`). An API URI in the
 /// answer is then asked like an announced one (at most `CaptivePortalAPI.grace` more), and the
 /// path concluded again with its answer (`VerdictEngine.conclude`); the answer's resolvers
 /// become the link's when none was known. What was asked and why it failed goes in the report.
@@ -65,20 +65,22 @@ enum DHCPInformFallback {
         let hardware = link.hardwareAddress.flatMap(hardwareBytes)
         let lease = InformMemory.Lease(interface: interface, client: ciaddr, server: server, hardware: hardware)
         let serverText = IPAddressFormat.text(server[...])
-        if memory.unanswered.contains(lease) {
+        let earlier = memory.outcomes[lease]
+        if earlier?.state == .noAnswer {
             out.inform = DHCPInformReport(interface: interface, clientAddress: address.address, state: .unansweredBefore,
                                           error: "not sent: \(serverText) gave no answer that could be seen to this lease's earlier DHCPINFORM",
                                           server: serverText)
             return out
         }
-        let outcome = ask(interface, ciaddr, hardware, server, min(deadline, ContinuousClock.now + DHCPInformReport.bound))
-        if outcome.state == .noAnswer { memory.unanswered.insert(lease) }
+        let outcome = earlier ?? ask(interface, ciaddr, hardware, server, min(deadline, ContinuousClock.now + DHCPInformReport.bound))
+        if earlier == nil, outcome.state == .answered || outcome.state == .noAnswer { memory.outcomes[lease] = outcome }
         var report = DHCPInformReport(interface: interface, clientAddress: address.address, state: outcome.state,
                                       error: outcome.error, server: serverText,
                                       captivePortal: outcome.answer?.captivePortal,
                                       nameServers: ResolverAddress.filter(outcome.answer?.nameServers ?? []),
-                                      durationMs: outcome.durationMs, ignored: outcome.ignored,
+                                      durationMs: earlier == nil ? outcome.durationMs : nil, ignored: outcome.ignored,
                                       ignoredReason: outcome.ignoredReason)
+        report.remembered = earlier != nil
         if report.state == .answered && report.captivePortal == nil {
             report.error = outcome.answer?.captivePortalUnusable == true
                 ? "option 114 of the answer is no URI (control bytes, spaces or not UTF-8)" : "the answer has no option 114"
@@ -128,10 +130,10 @@ enum DHCPInformFallback {
     }
 }
 
-/// The leases whose server a checker asked by DHCPINFORM and saw no answer from: a watch
-/// behind a portal would otherwise wait out the bound at every re-check, for as long as the
-/// portal lasts. A lease that changes (another address, server, interface or hardware
-/// address) is asked again.
+/// What each lease's server answered to a checker's DHCPINFORM, or that it gave no answer that
+/// could be seen: the network is asked once per lease, not at every re-check of a watch behind
+/// a portal (a silent server would cost the bound each time). A lease that changes (another
+/// address, server, interface or hardware address) is asked again.
 struct InformMemory {
     struct Lease: Hashable {
         var interface: String
@@ -140,5 +142,5 @@ struct InformMemory {
         var hardware: [UInt8]?
     }
 
-    var unanswered: Set<Lease> = []
+    var outcomes: [Lease: DHCPInformExchange.Outcome] = [:]
 }

@@ -58,6 +58,7 @@ enum DHCPInformDocument {
             "ignored": .int(report.ignored),
             "ignored_reason": .string(NetworkText.jsonValue(report.ignoredReason)),
             "interface": .string(NetworkText.jsonValue(report.interface)),
+            "remembered": .bool(report.remembered),
             "server": .string(report.server),
             "state": .string(report.state.rawValue),
         ])

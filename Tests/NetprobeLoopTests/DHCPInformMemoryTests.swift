@@ -47,16 +47,21 @@ import Testing
         #expect(network.asked.count == 3)
     }
 
-    /// An answer that came is no reason to stop asking: it may name the API next time too, and
-    /// costs one exchange with a server on the link.
-    @Test func aServerThatAnsweredIsAskedAtTheNextCheck() throws {
+    /// A server that answered is not asked again for the same lease either: its answer is used
+    /// again, marked as remembered, and its API asked as before.
+    @Test func aServerThatAnsweredIsNotAskedAgainItsAnswerIsUsed() throws {
         let leases = try Fallback.Leases()
-        let network = Fallback.Network(DHCPInformExchange.Outcome(state: .answered, answer: DHCPMessage.InformAnswer(),
-                                                                  durationMs: 2))
-        let checker = Self.checker(network)
-        _ = try checker.run(Fallback.options(leases))
-        _ = try checker.run(Fallback.options(leases))
-        #expect(network.asked.count == 2)
+        let network = Fallback.Network(Fallback.answered)
+        let checker = Kit.checker(Fallback.v4, ScriptedRunner { name, _ in
+            name == "#capport" ? Fallback.captiveAPI : Fallback.redirect
+        })
+        checker.informAsk = network.ask
+        let first = try checker.run(Fallback.options(leases))
+        #expect(first.inform?.remembered == false && first.inform?.durationMs == 1.5)
+        let second = try checker.run(Fallback.options(leases))
+        #expect(network.asked.count == 1)
+        #expect(second.inform?.state == .answered && second.inform?.remembered == true && second.inform?.durationMs == nil)
+        #expect(second.capport?.source == "dhcpinform" && second.portal?.url == "https://login.example/portal")
     }
 
     /// What was ignored is said in the JSON: a count and the last reason, never its content.
@@ -69,5 +74,6 @@ import Testing
         #expect(inform["ignored"] as? Int == 2)
         #expect(inform["ignored_reason"] as? String == "198.51.100.9: sent from an address other than the lease's server")
         #expect(inform["server"] as? String == "198.51.100.1" && inform["state"] as? String == "no-answer")
+        #expect(inform["remembered"] as? Bool == false)
     }
 }

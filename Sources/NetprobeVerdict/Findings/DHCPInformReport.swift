@@ -26,7 +26,8 @@ public struct DHCPInformReport: Sendable, Equatable {
         /// believed only from that server.
         case noServer = "no-server"
         /// Not sent: this lease's server was asked earlier in this process (a watch) and gave
-        /// no answer that could be seen; it is asked again once the lease changes.
+        /// no answer that could be seen; it is asked again once the lease changes. (One that
+        /// answered is not asked again either: its answer is used, `remembered`.)
         case unansweredBefore = "unanswered-before"
     }
 
@@ -49,6 +50,9 @@ public struct DHCPInformReport: Sendable, Equatable {
     public var ignored: Int
     /// Why the last of them was not taken.
     public var ignoredReason: String?
+    /// The answer is the one this lease's server gave an earlier check of this process (a
+    /// watch): nothing was sent for it now.
+    public var remembered = false
 
     public init(interface: String, clientAddress: String?, state: State, error: String? = nil, server: String? = nil,
                 captivePortal: String? = nil, nameServers: [String] = [], durationMs: Double? = nil, ignored: Int = 0,
