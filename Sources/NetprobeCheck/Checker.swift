@@ -23,6 +23,8 @@ public final class Checker {
     /// How the network is asked by DHCPINFORM: only on the kernel's own paths (a scripted
     /// snapshot names interfaces of no network), unless a test answers for it.
     var informAsk: DHCPInformFallback.Ask?
+    /// The leases whose server this checker asked and saw no answer from: not asked again.
+    var informMemory = InformMemory()
     /// Whether each check notes what the lease and link state files said (`leaseMoved`): set by
     /// a caller that watches those files; a one-shot check reads them once, for its own use.
     public var tracksLeases = false
@@ -81,9 +83,10 @@ public final class Checker {
             results[index] = try LinkResolverFallback.retry(results[index], config: options.config, started: start,
                                                             deadline: deadline, lookUp: linkLookUp, runner: transferRunner)
             // At most one DHCPINFORM a check, on the first path (the kernel's own first) that needs it.
-            let informed = results[..<index].contains { $0.inform.map { $0.state != .staticAddress } ?? false }
+            let informed = results[..<index].contains { $0.inform?.sent ?? false }
             results[index] = try DHCPInformFallback.retry(results[index], options: options, snapshot: snapshot, started: start,
                                                           deadline: deadline, ask: informed ? nil : informAsk,
+                                                          memory: &informMemory,
                                                           lookUp: linkLookUp, runner: transferRunner)
         }
         results = RouteTruth.apply(results, allPaths: options.allPaths, snapshot: snapshot, source: source)

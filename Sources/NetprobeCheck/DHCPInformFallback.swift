@@ -6,18 +6,20 @@ import NetprobeNetwork
 
 /// When a path's probes show a portal and the machine knows no Captive Portal API URI, the
 /// network is asked once (`DHCPInformReport.shouldAsk`), from a leased address only
-/// (`DHCPInformReport.client`): one DHCPINFORM on the path's
-/// interface, to the server its lease names or else broadcast, within `DHCPInformReport.bound` and the check's deadline. An API URI in the
+/// (`DHCPInformReport.client`): one DHCPINFORM on the path's interface, unicast to the server
+/// its lease names (none named: none sent, since no answer could be believed), within
+/// `DHCPInformReport.bound` and the check's deadline; a lease's server is asked once by the same
+/// checker, its answer (or that none could be seen) remembered (`InformMemory`). An API URI in the
 /// answer is then asked like an announced one (at most `CaptivePortalAPI.grace` more), and the
 /// path concluded again with its answer (`VerdictEngine.conclude`); the answer's resolvers
 /// become the link's when none was known. What was asked and why it failed goes in the report.
 enum DHCPInformFallback {
     /// Sends the DHCPINFORM: interface, ciaddr, chaddr, the server when known, deadline.
     /// Tests answer for it.
-    typealias Ask = (_ interface: String, _ clientAddress: [UInt8], _ hardwareAddress: [UInt8]?, _ server: [UInt8]?,
+    typealias Ask = (_ interface: String, _ clientAddress: [UInt8], _ hardwareAddress: [UInt8]?, _ server: [UInt8],
                      _ deadline: ContinuousClock.Instant) -> DHCPInformExchange.Outcome
 
-    static func ask(_ interface: String, _ address: [UInt8], _ hardware: [UInt8]?, _ server: [UInt8]?,
+    static func ask(_ interface: String, _ address: [UInt8], _ hardware: [UInt8]?, _ server: [UInt8],
                     _ deadline: ContinuousClock.Instant) -> DHCPInformExchange.Outcome {
         DHCPInformExchange.ask(interface: interface, clientAddress: address, hardwareAddress: hardware, server: server,
                                deadline: deadline)
@@ -25,6 +27,7 @@ enum DHCPInformFallback {
 
     static func retry(_ result: Round.PathResult, options: CheckOptions, snapshot: PathSnapshot,
                       started: ContinuousClock.Instant, deadline: ContinuousClock.Instant, ask: Ask?,
+                      memory: inout InformMemory,
                       lookUp: LinkResolverFallback.LookUp = LinkResolverFallback.lookUp(_:families:link:deadline:),
                       runner: () throws(CheckError) -> any TransferRunner) throws(CheckError) -> Round.PathResult {
         guard let ask, let interface = result.plan.interface, ContinuousClock.now < deadline,
@@ -48,20 +51,36 @@ enum DHCPInformFallback {
                                           error: "not sent: \(interface)'s IPv4 address is static, not leased")
             return out
         }
-        // RFC 2131 section 4.4.3: to the server when the client knows it (the lease of this
-        // network recorded it), else broadcast. The plan's reading when it made one: the
-        // owners are not asked twice in a check.
+        // RFC 2131 section 4.4.3: to the server the lease of this network recorded, and only
+        // its answer believed. The plan's reading when it made one: the owners are not asked
+        // twice in a check.
         let leases = result.plan.leases?.filter { $0.interface == interface }
             ?? options.leases.read(path: snapshot, through: [interface]).leases
-        let server = leases.lazy.compactMap(\.server)
-            .compactMap { IPAddressText.address($0, octets: .strict) }.first { $0.count == 4 }
-        let outcome = ask(interface, ciaddr, link.hardwareAddress.flatMap(hardwareBytes), server,
-                          min(deadline, ContinuousClock.now + DHCPInformReport.bound))
+        guard let server = leases.lazy.compactMap(\.server)
+            .compactMap({ IPAddressText.address($0, octets: .strict) }).first(where: { $0.count == 4 }) else {
+            out.inform = DHCPInformReport(interface: interface, clientAddress: address.address, state: .noServer,
+                                          error: "not sent: no lease of \(interface) names its DHCP server")
+            return out
+        }
+        let hardware = link.hardwareAddress.flatMap(hardwareBytes)
+        let lease = InformMemory.Lease(interface: interface, client: ciaddr, server: server, hardware: hardware)
+        let serverText = IPAddressFormat.text(server[...])
+        let earlier = memory.outcomes[lease]
+        if earlier?.state == .noAnswer {
+            out.inform = DHCPInformReport(interface: interface, clientAddress: address.address, state: .unansweredBefore,
+                                          error: "not sent: \(serverText) gave no answer that could be seen to this lease's earlier DHCPINFORM",
+                                          server: serverText)
+            return out
+        }
+        let outcome = earlier ?? ask(interface, ciaddr, hardware, server, min(deadline, ContinuousClock.now + DHCPInformReport.bound))
+        if earlier == nil, outcome.state == .answered || outcome.state == .noAnswer { memory.outcomes[lease] = outcome }
         var report = DHCPInformReport(interface: interface, clientAddress: address.address, state: outcome.state,
-                                      error: outcome.error, server: outcome.answer?.server,
+                                      error: outcome.error, server: serverText,
                                       captivePortal: outcome.answer?.captivePortal,
                                       nameServers: ResolverAddress.filter(outcome.answer?.nameServers ?? []),
-                                      durationMs: outcome.durationMs)
+                                      durationMs: earlier == nil ? outcome.durationMs : nil, ignored: outcome.ignored,
+                                      ignoredReason: outcome.ignoredReason)
+        report.remembered = earlier != nil
         if report.state == .answered && report.captivePortal == nil {
             report.error = outcome.answer?.captivePortalUnusable == true
                 ? "option 114 of the answer is no URI (control bytes, spaces or not UTF-8)" : "the answer has no option 114"
@@ -109,4 +128,19 @@ enum DHCPInformFallback {
         let bytes = parts.compactMap { $0.count == 2 ? UInt8($0, radix: 16) : nil }
         return bytes.count == 6 ? bytes : nil
     }
+}
+
+/// What each lease's server answered to a checker's DHCPINFORM, or that it gave no answer that
+/// could be seen: the network is asked once per lease, not at every re-check of a watch behind
+/// a portal (a silent server would cost the bound each time). A lease that changes (another
+/// address, server, interface or hardware address) is asked again.
+struct InformMemory {
+    struct Lease: Hashable {
+        var interface: String
+        var client: [UInt8]
+        var server: [UInt8]
+        var hardware: [UInt8]?
+    }
+
+    var outcomes: [Lease: DHCPInformExchange.Outcome] = [:]
 }

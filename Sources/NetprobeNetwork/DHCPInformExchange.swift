@@ -1,37 +1,54 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLibc
 import NetprobeWire
 import NetprobeVerdict
 
-/// Sends one DHCPINFORM (RFC 2131 section 4.4.3) on an interface and waits for the DHCPACK:
-/// from the interface's address (ciaddr) and UDP port 68, bound to the interface, to the
-/// server when its address is known, else broadcast; one retransmit halfway through the
-/// bound. Only an answer to our transaction counts, from the UDP socket or, when the process
-/// may open one, a packet socket on the interface (`InformPacketSocket`: another DHCP client's
-/// connected socket may take the answer from ours). Sends, never judges.
+/// Sends one DHCPINFORM (RFC 2131 section 4.4.3) on an interface to the server that leased the
+/// address, and waits for its DHCPACK: from the interface's address (ciaddr) and UDP port 68,
+/// out of that interface, unicast; one retransmit halfway through the bound.
+///
+/// On a shared link every station hears the request, so an answer counts only from the lease's
+/// server (its source address and option 54), for our transaction, chaddr and ciaddr
+/// (`DHCPMessage.informAnswer`); anything else is counted and ignored. And the machine's own
+/// DHCP client must lose nothing to us: the UDP socket is bound to the wildcard address with
+/// no device, which the kernel only hands a datagram to when no socket is bound to the
+/// address it was sent to (networkd, dhcpcd and NetworkManager bind theirs to the leased
+/// address). Such a client's socket then takes the answer too, so it is read from a packet
+/// socket on the interface when the process may open one (`InformPacketSocket`, CAP_NET_RAW),
+/// which sees a copy of every datagram to port 68. Sends, never judges.
 public enum DHCPInformExchange {
     public struct Outcome: Sendable, Equatable, Error {
         public var state: DHCPInformReport.State
         public var error: String?
         public var answer: DHCPMessage.InformAnswer?
         public var durationMs: Double?
+        /// Answers to port 68 that were not the lease's server's answer to us.
+        public var ignored = 0
+        /// Why the last of them was not taken.
+        public var ignoredReason: String?
 
         public init(state: DHCPInformReport.State, error: String? = nil, answer: DHCPMessage.InformAnswer? = nil,
-                    durationMs: Double? = nil) {
+                    durationMs: Double? = nil, ignored: Int = 0, ignoredReason: String? = nil) {
             self.state = state
             self.error = error
             self.answer = answer
             self.durationMs = durationMs
+            self.ignored = ignored
+            self.ignoredReason = ignoredReason
         }
     }
 
-    /// Asks on `interface` from `clientAddress` (four bytes), until `deadline` at the latest.
-    public static func ask(interface: String, clientAddress: [UInt8], hardwareAddress: [UInt8]?, server: [UInt8]? = nil,
+    /// Asks `server` (four bytes) on `interface` from `clientAddress` (four bytes), until
+    /// `deadline` at the latest.
+    public static func ask(interface: String, clientAddress: [UInt8], hardwareAddress: [UInt8]?, server: [UInt8],
                            deadline: ContinuousClock.Instant) -> Outcome {
         let start = ContinuousClock.now
+        let index = if_nametoindex(interface)
+        guard index != 0 else { return Outcome(state: .failed, error: "no interface \(interface)") }
         let socket: InformSocket
-        switch InformSocket.open(interface: interface, address: clientAddress) {
+        switch InformSocket.open() {
         case .success(let opened): socket = opened
         case .failure(let outcome): return outcome
         }
@@ -40,40 +57,53 @@ public enum DHCPInformExchange {
         let watcher = InformPacketSocket.open(interface: interface)
         defer { if let watcher { Glibc.close(watcher.descriptor) } }
         let transaction = UInt32.random(in: 1...UInt32.max)
+        let expected = DHCPMessage.InformExpectation(transaction: transaction, clientAddress: clientAddress,
+                                                     hardwareAddress: hardwareAddress, server: server)
         let message = DHCPMessage.inform(transaction: transaction, clientAddress: clientAddress,
-                                         hardwareAddress: hardwareAddress)
-        let destination = server ?? [255, 255, 255, 255]
+                                         hardwareAddress: expected.hardwareAddress)
         let retransmitAt = min(deadline, start + DHCPInformReport.bound / 2)
         var buffer = [UInt8](repeating: 0, count: 1500)
         var refused = false
+        var ignored = 0
+        var ignoredReason: String?
         for attempt in 0..<2 {
-            if let error = socket.send(message, to: destination) {
+            if let error = socket.send(message, to: server, from: clientAddress, interface: index) {
                 return Outcome(state: .failed, error: "send: \(error)")
             }
             let until = attempt == 0 ? retransmitAt : deadline
             while let datagram = socket.receive(into: &buffer, deadline: until, watcher: watcher, client: clientAddress) {
-                switch DHCPMessage.informAnswer(datagram, transaction: transaction) {
+                switch DHCPMessage.informAnswer(datagram.payload, from: datagram.source, expected: expected) {
                 case .success(let answer):
-                    return Outcome(state: .answered, answer: answer, durationMs: start.duration(to: .now).inMilliseconds)
+                    return Outcome(state: .answered, answer: answer, durationMs: start.duration(to: .now).inMilliseconds,
+                                   ignored: ignored, ignoredReason: ignoredReason)
                 case .failure(.refused):
                     refused = true
-                case .failure:
-                    continue
+                case .failure(let mismatch):
+                    ignored += 1
+                    ignoredReason = "\(IPAddressFormat.text(datagram.source[...])): \(mismatch.words)"
                 }
             }
             if ContinuousClock.now >= deadline { break }
         }
         let waited = start.duration(to: .now).inMilliseconds
-        return Outcome(state: .noAnswer, error: refused ? "the server answered DHCPNAK" : "no DHCPACK within \(Int(waited)) ms",
-                       durationMs: waited)
+        let error = refused ? "the server answered DHCPNAK"
+            : watcher == nil ? "no DHCPACK seen within \(Int(waited)) ms (without CAP_NET_RAW an answer the DHCP client's socket takes is not seen)"
+            : "no DHCPACK within \(Int(waited)) ms"
+        return Outcome(state: .noAnswer, error: error, durationMs: waited, ignored: ignored, ignoredReason: ignoredReason)
     }
 }
 
-/// A UDP socket on port 68 of one interface's address; closed by its owner.
+/// A datagram to port 68 from port 67, with the address it came from.
+struct InformDatagram {
+    var source: [UInt8]
+    var payload: [UInt8]
+}
+
+/// A UDP socket on port 68 of the wildcard address, bound to no device; closed by its owner.
 struct InformSocket {
     let descriptor: Int32
 
-    static func open(interface: String, address: [UInt8]) -> Result<InformSocket, DHCPInformExchange.Outcome> {
+    static func open() -> Result<InformSocket, DHCPInformExchange.Outcome> {
         let descriptor = Glibc.socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
                                       | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard descriptor >= 0 else { return .failure(.init(state: .failed, error: "socket: \(errorText())")) }
@@ -87,23 +117,20 @@ struct InformSocket {
             return .failure(.init(state: .failed, error: "\(step): \(text)"))
         }
         var on: Int32 = 1
-        let size = socklen_t(MemoryLayout<Int32>.size)
-        // A DHCP client of the machine may hold port 68 too (dhcpcd on this address, dhclient on
-        // any): sharing it is what SO_REUSEADDR is for, and the socket bound to the address and
-        // the device is the one the kernel hands the answer to.
-        guard setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, size) == 0 else { return fail("SO_REUSEADDR") }
-        guard setsockopt(descriptor, SOL_SOCKET, SO_BROADCAST, &on, size) == 0 else { return fail("SO_BROADCAST") }
-        let bound = interface.withCString { name in
-            setsockopt(descriptor, SOL_SOCKET, SO_BINDTODEVICE, name, socklen_t(strlen(name) + 1))
+        // The machine's DHCP client may hold port 68 too: sharing it is what SO_REUSEADDR is
+        // for. Bound to the wildcard address and no device, this socket is the kernel's last
+        // choice for a datagram to port 68 (it looks for a socket bound to the destination
+        // address first): it never takes one that the client's socket would have had.
+        guard setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
+            return fail("SO_REUSEADDR")
         }
-        guard bound == 0 else { return fail("SO_BINDTODEVICE \(interface)") }
-        var local = socketAddress(address, port: DHCPMessage.clientPort)
+        var local = socketAddress([0, 0, 0, 0], port: DHCPMessage.clientPort)
         let done = withUnsafePointer(to: &local) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 Glibc.bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard done == 0 else { return fail("bind \(IPAddressFormat.text(address[...])):\(DHCPMessage.clientPort)") }
+        guard done == 0 else { return fail("bind 0.0.0.0:\(DHCPMessage.clientPort)") }
         return .success(InformSocket(descriptor: descriptor))
     }
 
@@ -115,24 +142,18 @@ struct InformSocket {
         return result
     }
 
-    /// Sends the whole datagram; nil when sent, else why not.
-    func send(_ bytes: [UInt8], to server: [UInt8]) -> String? {
-        var destination = Self.socketAddress(server, port: DHCPMessage.serverPort)
-        let sent = bytes.withUnsafeBytes { raw in
-            withUnsafePointer(to: &destination) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    Glibc.sendto(descriptor, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL), $0,
-                                 socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-        }
-        return sent == bytes.count ? nil : Self.errorText()
+    /// Sends the whole datagram to `server`:67 from `source`, out of interface `index`; nil when
+    /// sent, else why not.
+    func send(_ bytes: [UInt8], to server: [UInt8], from source: [UInt8], interface index: UInt32) -> String? {
+        let sent = np_udp_send_from(descriptor, bytes, bytes.count, index, source, server, DHCPMessage.serverPort)
+        return sent == bytes.count ? nil : String(cString: strerror(Int32(-sent)))
     }
 
-    /// The next DHCP message to port 68, from this socket or the packet socket `watcher`, or
-    /// nil once the deadline has passed.
+    /// The next datagram to `client`:68 from a port 67, or nil once the deadline has passed.
+    /// With a packet socket (`watcher`) every such datagram on the link is read there, once;
+    /// what this socket receives is then drained unread.
     func receive(into buffer: inout [UInt8], deadline: ContinuousClock.Instant, watcher: InformPacketSocket?,
-                 client: [UInt8]) -> [UInt8]? {
+                 client: [UInt8]) -> InformDatagram? {
         while true {
             let left = ContinuousClock.now.duration(to: deadline)
             guard left > .zero else { return nil }
@@ -142,14 +163,26 @@ struct InformSocket {
             if ready < 0 && errno != EINTR { return nil }
             guard ready > 0 else { continue }
             if entries.count > 1, entries[1].revents != 0, let watcher,
-               let message = watcher.read(into: &buffer, client: client) {
-                return message
+               let datagram = watcher.read(into: &buffer, client: client) {
+                return datagram
             }
             guard entries[0].revents != 0 else { continue }
-            let count = buffer.withUnsafeMutableBytes { Glibc.recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count >= 0 { return Array(buffer[0..<count]) }
-            if errno == EINTR || errno == EAGAIN { continue }
-            return nil
+            var from = sockaddr_in()
+            var size = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let count = buffer.withUnsafeMutableBytes { raw in
+                withUnsafeMutablePointer(to: &from) { pointer in
+                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        Glibc.recvfrom(descriptor, raw.baseAddress, raw.count, 0, $0, &size)
+                    }
+                }
+            }
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return nil
+            }
+            guard watcher == nil, UInt16(bigEndian: from.sin_port) == DHCPMessage.serverPort else { continue }
+            let source = withUnsafeBytes(of: from.sin_addr) { Array($0) }
+            return InformDatagram(source: source, payload: Array(buffer[0..<count]))
         }
     }
 

@@ -55,7 +55,10 @@ enum DHCPInformDocument {
             "dns": .strings(report.nameServers),
             "duration_ms": .number(Rounding.ms(report.durationMs)),
             "error": .string(NetworkText.jsonValue(report.error)),
+            "ignored": .int(report.ignored),
+            "ignored_reason": .string(NetworkText.jsonValue(report.ignoredReason)),
             "interface": .string(NetworkText.jsonValue(report.interface)),
+            "remembered": .bool(report.remembered),
             "server": .string(report.server),
             "state": .string(report.state.rawValue),
         ])

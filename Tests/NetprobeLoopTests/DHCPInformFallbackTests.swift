@@ -35,6 +35,32 @@ import Testing
         state: .answered, answer: DHCPMessage.InformAnswer(captivePortal: api, nameServers: ["0.0.0.0", "198.51.100.1"],
                                                            server: "198.51.100.1"), durationMs: 1.5)
 
+    /// dhclient's leases for the interfaces of `v4` and `Kit.twoUplinks`, each naming its server.
+    final class Leases {
+        let root: String
+        init(_ entries: [(interface: String, address: String, server: String)] = [("eth0", "198.51.100.2", "198.51.100.1"),
+                                                                                  ("wlan0", "203.0.113.2", "203.0.113.1")]) throws {
+            root = FileManager.default.temporaryDirectory.appendingPathComponent("netprobe-inform-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+            for entry in entries {
+                try "lease {\n  interface \"\(entry.interface)\";\n  fixed-address \(entry.address);\n  option dhcp-server-identifier \(entry.server);\n  expire never;\n}\n"
+                    .write(toFile: "\(root)/dhclient.\(entry.interface).leases", atomically: true, encoding: .utf8)
+            }
+        }
+        deinit { try? FileManager.default.removeItem(atPath: root) }
+
+        func reader(networkdLinks: String = "/nonexistent") -> LeaseReader {
+            LeaseReader(networkdLinks: networkdLinks, dhcpcdDirectories: [], dhclientDirectories: [root],
+                        networkManagerDirectory: "/nonexistent", networkManagerDevices: "/nonexistent")
+        }
+    }
+
+    static func options(_ leases: Leases, allPaths: Bool = false, capportURL: String? = nil) -> CheckOptions {
+        var options = Kit.options(capportURL: capportURL, allPaths: allPaths, families: [.ipv4])
+        options.leases = leases.reader()
+        return options
+    }
+
     static let redirect = ScriptedRunner.Answer(at: .milliseconds(20), status: 302, headers: [("location", "http://login.example/")])
     static let captiveAPI = ScriptedRunner.Answer(at: .milliseconds(30), status: 200,
                                                   body: #"{"captive": true, "user-portal-url": "https://login.example/portal"}"#,
@@ -45,7 +71,8 @@ import Testing
         let runner = ScriptedRunner { name, _ in name == "#capport" ? captiveAPI : probe }
         let checker = Kit.checker(v4, runner)
         checker.informAsk = network.ask
-        return (try checker.run(Kit.options(capportURL: capportURL, families: [.ipv4])), runner)
+        let leases = try Leases()
+        return (try withExtendedLifetime(leases) { try checker.run(options(leases, capportURL: capportURL)) }, runner)
     }
 
     @Test func aPortalWithNoKnownAPIAsksTheNetworkOnceAndUsesItsAPI() throws {
@@ -53,7 +80,7 @@ import Testing
         let (report, runner) = try Self.check(network)
         #expect(network.asked.count == 1)
         let asked = try #require(network.asked.first)
-        #expect(asked.interface == "eth0" && asked.address == [198, 51, 100, 2])
+        #expect(asked.interface == "eth0" && asked.address == [198, 51, 100, 2] && network.servers == [[198, 51, 100, 1]])
         #expect(asked.bound <= DHCPInformReport.bound)
         // The redirect stays the reason; the API's user-portal-url is where to log in.
         #expect(report.verdict == .portal && report.reason == .httpRedirect)
@@ -73,7 +100,8 @@ import Testing
         let runner = ScriptedRunner { name, _ in name == "#capport" ? Self.captiveAPI : Self.redirect }
         let checker = Kit.checker(Kit.twoUplinks, runner)
         checker.informAsk = network.ask
-        let report = try checker.run(Kit.options(allPaths: true, families: [.ipv4]))
+        let leases = try Leases()
+        let report = try withExtendedLifetime(leases) { try checker.run(Self.options(leases, allPaths: true)) }
         #expect(report.paths.filter { $0.conclusion.verdict == .portal }.count == 2)
         #expect(network.asked.map(\.interface) == ["eth0"])
         #expect(report.paths.compactMap(\.inform).map(\.interface) == ["eth0"])
@@ -98,29 +126,31 @@ import Testing
         let second = Network(Self.answered)
         let both = Kit.checker(mixed, ScriptedRunner { name, _ in name == "#capport" ? Self.captiveAPI : Self.redirect })
         both.informAsk = second.ask
-        let all = try both.run(Kit.options(allPaths: true, families: [.ipv4]))
+        let leases = try Leases()
+        let all = try withExtendedLifetime(leases) { try both.run(Self.options(leases, allPaths: true)) }
         #expect(second.asked.map(\.interface) == ["wlan0"])
         #expect(all.paths.compactMap(\.inform).map(\.state) == [.staticAddress, .answered])
     }
 
     /// The lease of this network names its server: the DHCPINFORM goes to it (RFC 2131
-    /// section 4.4.3), not to the whole link. Without a lease: broadcast (no server given).
-    @Test func theServerTheLeaseNamesIsAskedDirectly() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("netprobe-inform-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        try "lease {\n  interface \"eth0\";\n  fixed-address 198.51.100.2;\n  option dhcp-server-identifier 198.51.100.67;\n  expire never;\n}\n"
-            .write(toFile: "\(directory)/dhclient.eth0.leases", atomically: true, encoding: .utf8)
-        var options = Kit.options(families: [.ipv4])
-        options.leases = LeaseReader(networkdLinks: "/nonexistent", dhcpcdDirectories: [], dhclientDirectories: [directory],
-                                     networkManagerDirectory: "/nonexistent")
+    /// section 4.4.3). Without a lease naming one, nothing is sent: no answer could be believed.
+    @Test func onlyTheServerTheLeaseNamesIsAsked() throws {
+        let leases = try Leases([("eth0", "198.51.100.2", "198.51.100.67")])
         let network = Network(Self.answered)
         let checker = Kit.checker(Self.v4, ScriptedRunner { name, _ in name == "#capport" ? Self.captiveAPI : Self.redirect })
         checker.informAsk = network.ask
-        _ = try checker.run(options)
+        let report = try checker.run(Self.options(leases))
         #expect(network.servers == [[198, 51, 100, 67]])
-        _ = try Self.check(network)
-        #expect(network.servers.last == .some(nil))
+        #expect(report.inform?.server == "198.51.100.67", "the server the lease names, whoever answered")
+
+        let none = Network(Self.answered)
+        let bare = Kit.checker(Self.v4, ScriptedRunner { _, _ in Self.redirect })
+        bare.informAsk = none.ask
+        let unknown = try bare.run(Kit.options(families: [.ipv4]))
+        #expect(none.asked.isEmpty && unknown.capport == nil)
+        #expect(unknown.verdict == .portal && unknown.portal?.url == "http://login.example/")
+        #expect(unknown.inform?.state == .noServer && unknown.inform?.server == nil)
+        #expect(unknown.inform?.error == "not sent: no lease of eth0 names its DHCP server")
     }
 
     /// The server comes from the leases the check read when it planned the path (the owners
@@ -179,7 +209,10 @@ import Testing
         checker.linkLookUp = link.lookUp
         let network = Network(Self.answered)
         checker.informAsk = network.ask
-        let report = try checker.run(LinkResolverFallbackTests.options(state))
+        let leases = try Leases()
+        var options = LinkResolverFallbackTests.options(state)
+        options.leases = leases.reader(networkdLinks: state.root)
+        let report = try checker.run(options)
         #expect(report.resolvers.used == .link && network.asked.count == 1)
         #expect(link.asked == 2, "the probes' names, then the API's")
         #expect(report.capport?.source == "dhcpinform" && report.capport?.state == .answered)
@@ -203,7 +236,7 @@ import Testing
 
     /// Without the privilege, the report says so and the portal stands as the probes found it.
     @Test func withoutThePrivilegeThePortalStandsAndTheReportSaysWhy() throws {
-        let network = Network(DHCPInformExchange.Outcome(state: .notPermitted, error: "bind 198.51.100.2:68: Permission denied"))
+        let network = Network(DHCPInformExchange.Outcome(state: .notPermitted, error: "bind 0.0.0.0:68: Permission denied"))
         let (report, runner) = try Self.check(network)
         #expect(report.verdict == .portal && report.reason == .httpRedirect && report.portal?.url == "http://login.example/")
         #expect(report.inform?.state == .notPermitted && report.inform?.error?.contains("Permission denied") == true)

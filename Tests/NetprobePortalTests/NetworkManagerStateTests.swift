@@ -36,7 +36,8 @@ import Testing
 
     @Test func theDeviceStateAsWritten() {
         #expect(NetworkManagerDeviceState(Self.deviceState())
-                == NetworkManagerDeviceState(servers: ["198.51.100.1"], address: "198.51.100.10", expiry: 1_795_838_126))
+                == NetworkManagerDeviceState(servers: ["198.51.100.1"], address: "198.51.100.10", expiry: 1_795_838_126,
+                                             dhcpServer: "198.51.100.1"))
     }
 
     /// The internal client's lease: no resolver to read there.
@@ -98,7 +99,7 @@ import Testing
     }()
 
     @Test func theAnswerAsGiven() {
-        #expect(NetworkdAnswer(describe: Self.real) == NetworkdAnswer(announced: ["198.51.100.1"]))
+        #expect(NetworkdAnswer(describe: Self.real) == NetworkdAnswer(announced: ["198.51.100.1"], dhcpServer: "198.51.100.1"))
     }
 
     /// A server set by hand (`DNS=` in the .network file) is the user's, not the network's.

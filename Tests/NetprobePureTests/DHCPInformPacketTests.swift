@@ -10,7 +10,7 @@ import Testing
     /// told otherwise; `udpLength` and `totalLength` override the lengths written.
     static func packet(protocolNumber: UInt8 = 17, flagsAndOffset: UInt16 = 0x4000, ipOptions: [UInt8] = [],
                        udpLength: Int? = nil, totalLength: Int? = nil, padding: Int = 0,
-                       breakChecksum: Bool = false) -> [UInt8] {
+                       breakChecksum: Bool = false, udpChecksum: UDPChecksum = .none) -> [UInt8] {
         let headerLength = 20 + ipOptions.count
         let udp = udpLength ?? 8 + payload.count
         let total = totalLength ?? headerLength + 8 + payload.count
@@ -20,7 +20,16 @@ import Testing
         let sum = ~IPv4UDPPacket.checksum(header[...]) &+ (breakChecksum ? 1 : 0)
         header[10] = UInt8(sum >> 8)
         header[11] = UInt8(sum & 0xFF)
-        let udpHeader: [UInt8] = [0, 67, 0, 68, UInt8(udp >> 8), UInt8(udp & 0xFF), 0, 0]
+        var udpHeader: [UInt8] = [0, 67, 0, 68, UInt8(udp >> 8), UInt8(udp & 0xFF), 0, 0]
+        if udpChecksum != .none {
+            let length = 8 + payload.count
+            let pseudo: [UInt8] = [198, 51, 100, 1, 198, 51, 100, 2, 0, 17, UInt8(length >> 8), UInt8(length & 0xFF)]
+            var sum = Int(IPv4UDPPacket.checksum(pseudo[...])) + Int(IPv4UDPPacket.checksum((udpHeader + payload)[...]))
+            while sum > 0xFFFF { sum = (sum & 0xFFFF) + (sum >> 16) }
+            let value = ~UInt16(sum) &+ (udpChecksum == .wrong ? 1 : 0)
+            udpHeader[6] = UInt8(value >> 8)
+            udpHeader[7] = UInt8(value & 0xFF)
+        }
         return header + udpHeader + payload + [UInt8](repeating: 0, count: padding)
     }
 
@@ -29,7 +38,19 @@ import Testing
         #expect(read.source == [198, 51, 100, 1] && read.destination == [198, 51, 100, 2])
         #expect(read.sourcePort == 67 && read.destinationPort == 68)
         #expect(read.payload == Self.payload)
-        #expect(DHCPMessage.informAnswer(read.payload, transaction: 0xDEAD_BEEF).map(\.server) == .success("198.51.100.1"))
+        #expect(DHCPMessage.informAnswer(read.payload, from: read.source, expected: DHCPInformTests.expected).map(\.server)
+                == .success("198.51.100.1"))
+    }
+
+    enum UDPChecksum { case none, right, wrong }
+
+    /// A UDP checksum is verified when the kernel computed it; one left to hardware that never
+    /// computes it on a virtual link (the kernel says so) is not, and zero means none was sent.
+    @Test func theUDPChecksumHoldsWhenTheKernelSaysItIsThere() {
+        #expect(IPv4UDPPacket(Self.packet(udpChecksum: .right)) != nil)
+        #expect(IPv4UDPPacket(Self.packet(udpChecksum: .wrong)) == nil)
+        #expect(IPv4UDPPacket(Self.packet(udpChecksum: .wrong), checksumReady: false) != nil)
+        #expect(IPv4UDPPacket(Self.packet(udpChecksum: .none)) != nil)
     }
 
     @Test func ipOptionsAndLinkPaddingAreSkipped() throws {

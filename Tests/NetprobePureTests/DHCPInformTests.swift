@@ -22,44 +22,73 @@ import Testing
         #expect(bare[1] == 0 && bare[2] == 0)
     }
 
-    /// A server's answer: BOOTREPLY, our xid, the cookie, then options.
-    static func reply(xid: UInt32 = 0xDEAD_BEEF, op: UInt8 = 2, options: [UInt8]) -> [UInt8] {
+    /// A server's answer: BOOTREPLY, our xid, ciaddr and chaddr, the cookie, then options.
+    static func reply(xid: UInt32 = 0xDEAD_BEEF, op: UInt8 = 2, ciaddr: [UInt8] = [198, 51, 100, 2],
+                      chaddr: [UInt8] = mac, options: [UInt8]) -> [UInt8] {
         var message = [UInt8](repeating: 0, count: 240)
         message[0] = op
+        message[1] = 1
+        message[2] = UInt8(chaddr.count)
         for shift in 0..<4 { message[4 + shift] = UInt8(truncatingIfNeeded: xid >> (24 - 8 * shift)) }
+        message.replaceSubrange(12..<16, with: ciaddr)
+        message.replaceSubrange(28..<(28 + chaddr.count), with: chaddr)
         message.replaceSubrange(236..<240, with: [99, 130, 83, 99])
         return message + options + [255]
     }
 
     static let uri = Array("https://capport.example/api".utf8)
+    static let server: [UInt8] = [198, 51, 100, 1]
     static let ack: [UInt8] = [53, 1, 5, 54, 4, 198, 51, 100, 1, 114, UInt8(uri.count)] + uri + [6, 8, 0, 0, 0, 0, 198, 51, 100, 1]
+    static let expected = DHCPMessage.InformExpectation(transaction: 0xDEAD_BEEF, clientAddress: [198, 51, 100, 2],
+                                                        hardwareAddress: mac, server: server)
+    static let rogue: [UInt8] = [198, 51, 100, 9]
 
+    typealias AnswerRow = (why: String, message: [UInt8], source: [UInt8], expected: String)
+
+    /// Only the lease's server, answering our transaction for our client, is taken: any other
+    /// station on the link hears the request and may answer it.
     @Test(arguments: [
-        (reply(options: ack), "answered"),
-        (reply(xid: 7, options: ack), "notOurs"),
-        (reply(op: 1, options: ack), "notOurs"),
-        (Array(reply(options: ack)[0..<239]), "notOurs"),
-        (reply(options: [53, 1, 6]), "refused"),
-        (reply(options: [53, 1, 2]), "notAnAck"),
-        (reply(options: [53, 2, 5, 5]), "notAnAck"),
-        (reply(options: [6, 4, 198, 51, 100, 1]), "notAnAck"),
-    ])
-    func answersAreOursOnlyWhenTheyAreAnAckForOurTransaction(_ message: [UInt8], _ expected: String) {
+        ("the lease's server, all ours", reply(options: ack), server, "answered"),
+        ("ciaddr zero, as RFC 2131 allows", reply(ciaddr: [0, 0, 0, 0], options: ack), server, "answered"),
+        ("another transaction", reply(xid: 7, options: ack), server, "otherTransaction"),
+        ("a request echoed back", reply(op: 1, options: ack), server, "notOurs"),
+        ("cut before the cookie", Array(reply(options: ack)[0..<239]), server, "notOurs"),
+        ("another chaddr", reply(chaddr: [2, 0, 0, 0, 0, 9], options: ack), server, "otherClient"),
+        ("another ciaddr", reply(ciaddr: [198, 51, 100, 77], options: ack), server, "otherClient"),
+        ("a neighbour, from its own address", reply(options: ack), rogue, "otherSource"),
+        ("a neighbour forging option 54", reply(options: [53, 1, 5, 54, 4] + server), rogue, "otherSource"),
+        ("the server's address, option 54 another's", reply(options: [53, 1, 5, 54, 4] + rogue), server, "otherServer"),
+        ("the server's address, no option 54", reply(options: [53, 1, 5]), server, "otherServer"),
+        ("a DHCPNAK from the server", reply(options: [53, 1, 6, 54, 4] + server), server, "refused"),
+        ("an OFFER", reply(options: [53, 1, 2, 54, 4] + server), server, "notAnAck"),
+        ("a type option of two bytes", reply(options: [53, 2, 5, 5, 54, 4] + server), server, "notAnAck"),
+        ("no type option", reply(options: [54, 4] + server + [6, 4, 198, 51, 100, 1]), server, "notAnAck"),
+    ] as [AnswerRow])
+    func answersCountOnlyFromTheLeasesServerForOurTransaction(_ row: AnswerRow) {
         let got: String
-        switch DHCPMessage.informAnswer(message, transaction: 0xDEAD_BEEF) {
+        switch DHCPMessage.informAnswer(row.message, from: row.source, expected: Self.expected) {
         case .success: got = "answered"
         case .failure(let mismatch): got = "\(mismatch)"
         }
-        #expect(got == expected)
+        #expect(got == row.expected, "\(row.why)")
+    }
+
+    /// A request that carried no chaddr (no Ethernet address known) checks none.
+    @Test func withoutAHardwareAddressChaddrIsNotCompared() {
+        let bare = DHCPMessage.InformExpectation(transaction: 0xDEAD_BEEF, clientAddress: [198, 51, 100, 2],
+                                                 hardwareAddress: nil, server: Self.server)
+        #expect((try? DHCPMessage.informAnswer(Self.reply(chaddr: [2, 0, 0, 0, 0, 9], options: Self.ack), from: Self.server,
+                                               expected: bare).get()) != nil)
     }
 
     @Test func theAnswerGivesTheAPIItsResolversAndTheServer() throws {
-        let answer = try DHCPMessage.informAnswer(Self.reply(options: Self.ack), transaction: 0xDEAD_BEEF).get()
+        let answer = try DHCPMessage.informAnswer(Self.reply(options: Self.ack), from: Self.server, expected: Self.expected).get()
         #expect(answer.captivePortal == "https://capport.example/api")
         #expect(answer.nameServers == ["0.0.0.0", "198.51.100.1"])
         #expect(answer.server == "198.51.100.1")
-        let bare = try DHCPMessage.informAnswer(Self.reply(options: [53, 1, 5, 114, 3, 0x41, 0x0A, 0x42]), transaction: 0xDEAD_BEEF).get()
-        #expect(bare.captivePortal == nil && bare.nameServers.isEmpty && bare.server == nil)
+        let bare = try DHCPMessage.informAnswer(Self.reply(options: [53, 1, 5, 54, 4] + Self.server + [114, 3, 0x41, 0x0A, 0x42]),
+                                                from: Self.server, expected: Self.expected).get()
+        #expect(bare.captivePortal == nil && bare.nameServers.isEmpty)
         #expect(bare.captivePortalUnusable, "option 114 with a newline is there, and no URI")
         #expect(!answer.captivePortalUnusable)
     }

@@ -29,28 +29,38 @@ public func fuzzLease(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
         _ = DHCPMessage.leaseTime(options)
     }
-    // The answer to a DHCPINFORM, for the transaction the bytes themselves carry (so the
-    // fuzzer reaches past the xid check): only a DHCPACK is taken, and what it gives is bounded
-    // like a lease's.
-    if bytes.count >= 8 {
+    // The answer to a DHCPINFORM, for the transaction, client, hardware address and server the
+    // bytes themselves carry (so the fuzzer reaches past every check): only a DHCPACK from the
+    // expected server for our client is taken, and what it gives is bounded like a lease's.
+    if bytes.count >= 240 {
         let xid = bytes[4..<8].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        if case .success(let answer) = DHCPMessage.informAnswer(bytes, transaction: xid) {
+        let server = DHCPMessage.options(bytes)?[54].flatMap { $0.count == 4 ? $0 : nil } ?? [198, 51, 100, 1]
+        let expected = DHCPMessage.InformExpectation(transaction: xid, clientAddress: Array(bytes[12..<16]),
+                                                     hardwareAddress: Array(bytes[28..<34]), server: server)
+        if case .success(let answer) = DHCPMessage.informAnswer(bytes, from: server, expected: expected) {
             precondition(DHCPMessage.options(bytes)?[53] == [5], "an answer that is not a DHCPACK")
+            precondition(DHCPMessage.options(bytes)?[54] == server, "an answer from another server")
             if let uri = answer.captivePortal {
                 precondition(uri.utf8.allSatisfy { $0 >= 0x21 && $0 != 0x7F }, "a control byte or space in a URI")
             }
             precondition(answer.nameServers.allSatisfy { IPAddressText.address($0, octets: .strict)?.count == 4 })
             usableOnly(answer.nameServers)
         }
+        if case .success = DHCPMessage.informAnswer(bytes, from: [203, 0, 113, 9], expected: expected) {
+            precondition(server == [203, 0, 113, 9], "an answer taken from a source other than the server")
+        }
     }
     // The same bytes as a packet socket's IPv4 packet: what it gives lies inside what it was
     // given, and its payload is read as a DHCP answer like a UDP socket's datagram.
-    if let packet = IPv4UDPPacket(bytes) {
+    for ready in [true, false] {
+        guard let packet = IPv4UDPPacket(bytes, checksumReady: ready) else { continue }
         precondition(packet.source.count == 4 && packet.destination.count == 4)
         precondition(packet.payload.count <= bytes.count - 28, "a payload longer than the packet")
-        if packet.payload.count >= 8 {
+        if packet.payload.count >= 240 {
             let xid = packet.payload[4..<8].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-            _ = DHCPMessage.informAnswer(packet.payload, transaction: xid)
+            let expected = DHCPMessage.InformExpectation(transaction: xid, clientAddress: packet.destination,
+                                                         hardwareAddress: nil, server: packet.source)
+            _ = DHCPMessage.informAnswer(packet.payload, from: packet.source, expected: expected)
         }
     }
     // dhcpcd's DHCPv6 lease: addresses are sixteen bytes, resolvers too.

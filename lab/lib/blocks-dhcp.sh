@@ -81,18 +81,29 @@ dhcp_server_wait() {
     die "dhcp-server did not listen on udp 67 within 5 s (log: $RUN/dhcp-server.log)"
 }
 
-# dhcp_hostile [--capport URI]: a hostile DHCP server on lan0 instead (servers/dhcp_hostile.py):
-# each DHCPINFORM gets, before the real DHCPACK (option 114 URI, default the lab's API saying
-# captive; option 6 the gateway), an ACK for another transaction, an echoed request, an OFFER
-# and a message cut short, each naming another API, and after it an ACK whose URI holds an
-# escape sequence.
-dhcp_hostile() {
-    local uri=https://capport.portal.test/captive
-    if [[ ${1:-} == --capport ]]; then uri=${2:?dhcp_hostile --capport URI}; shift 2; fi
-    (($# == 0)) || die "dhcp_hostile [--capport URI]"
-    bg_start dhcp-server python3 "$LAB_DIR/servers/dhcp_hostile.py" --interface "$GW_IF" --server "$GW_V4" \
-        --uri "$uri" --resolver "$GW_V4"
-    dhcp_server_wait
+# dhcp_rogue ANSWER...: a station on the LAN (servers/dhcp_rogue.py on lan0) hears every
+# DHCPINFORM and answers it with each ANSWER in turn (the script's --answer: from=, id=, xid=,
+# chaddr=, uri=, dns=, ...), as any neighbour on open Wi-Fi could. The DHCP server
+# (dhcp_server, which leased the address) no longer answers DHCPINFORMs itself: they are
+# dropped before it (after `lab counters` counted them), so an ANSWER sent from the server's
+# address with everything right stands in for its answer, in the order given: after the
+# forged ones, as a real server's answer that comes later than a neighbour's.
+dhcp_rogue() {
+    (($#)) || die "dhcp_rogue ANSWER..."
+    local args=() answer i pid
+    for answer in "$@"; do args+=(--answer "$answer"); done
+    block "udp dport 67 @th,1984,24 0x350108"
+    bg_start dhcp-rogue python3 "$LAB_DIR/servers/dhcp_rogue.py" --interface "$GW_IF" --server "$GW_V4" "${args[@]}"
+    pid=$(<"$RUN/pids/dhcp-rogue.pid")
+    for ((i = 0; i < 100; i++)); do
+        grep -qx ready "$RUN/dhcp-rogue.log" 2>/dev/null && return 0
+        if ! pid_alive "$pid"; then
+            sed 's/^/    /' "$RUN/dhcp-rogue.log" >&2 || true
+            die "dhcp-rogue exited during start-up (log above)"
+        fi
+        sleep 0.05
+    done
+    die "dhcp-rogue did not start within 5 s (log: $RUN/dhcp-rogue.log)"
 }
 
 # dhcp_client dhclient|dhcpcd [--no-request-114] [--v6]: the real ISC dhclient or dhcpcd

@@ -27,7 +27,7 @@ dhcp_scenario() {
             EXPECT_REASON=capport-captive
             DHCP_SERVER_ARGS=(--capport "$api") DHCP_CLIENT_ARGS=()
             case $DHCP_CLIENT in
-                static) DESCRIPTION="a leased address whose lease netprobe reads nowhere (as networkd 252 leaves a link: the lease time as its lifetime, option 114 dropped); one DHCPINFORM finds the Captive Portal API" ;;
+                static) DESCRIPTION="a leased address whose lease netprobe reads nowhere (the lease time as its lifetime, no lease naming the server): no DHCPINFORM is sent, since only the lease's server may answer it; the portal with the URL the probes found" ;;
                 dhcpcd) DESCRIPTION="real dhcpcd's lease lacks option 114 (the server leaves it out of leases); one DHCPINFORM, beside dhcpcd's own socket on port 68, finds the API"
                     DHCP_SERVER_ARGS+=(--no-option-114) ;;
                 dhclient) DESCRIPTION="real dhclient configured without option 114 (as a client that does not know it); one DHCPINFORM, beside dhclient's own socket on port 68, finds the API"
@@ -68,6 +68,16 @@ dhcp_scenario() {
             "r[\"dns\"][\"used\"] == \"$([[ $DHCP_KIND == blocked ]] && echo link || echo configured)\""
         ) ;;
     esac
+    if [[ $DHCP_KIND == dropped && $DHCP_CLIENT == static ]]; then
+        EXPECT_REASON=wrong-content
+        CHECKS=(
+            'r["dhcp_inform"]["state"] == "no-server" and r["dhcp_inform"]["server"] is None'
+            'r["dhcp_inform"]["duration_ms"] is None and r["capport"] is None'
+            'r["portal"]["url"].startswith("http://") and r["portal"]["source"] != "capport"'
+            'counters["dhcp_inform"] == 0'
+            'r["duration_ms"] < 1000'
+        )
+    fi
 }
 
 setup() {

@@ -180,9 +180,9 @@ public struct LeaseReader: Sendable {
         var live = networkManager(interface: name, index: index, now: now, session: session, problems: &problems)
         var recorded: [Lease] = []
         if let index, let answer = session?.networkd(index: index) {
-            if !answer.announced.isEmpty || answer.captivePortal != nil {
+            if !answer.announced.isEmpty || answer.captivePortal != nil || answer.dhcpServer != nil {
                 live.append(Lease(source: "systemd-networkd", interface: name, captivePortal: answer.captivePortal,
-                                  nameServers: answer.announced.isEmpty ? nil : answer.announced))
+                                  nameServers: answer.announced.isEmpty ? nil : answer.announced, server: answer.dhcpServer))
             }
         } else if let index, let text = text("\(networkdLinks)/\(index)", &problems) {
             live.append(Lease(source: "systemd-networkd", interface: name,
@@ -228,15 +228,16 @@ public struct LeaseReader: Sendable {
                         problems: inout [String]) -> [Lease] {
         if let answer = session?.networkManager(interface: name) {
             let servers = answer.dhcpServers.isEmpty ? answer.configuredServers : answer.dhcpServers
-            guard !servers.isEmpty else { return [] }
-            return [Lease(source: "networkmanager", interface: name, nameServers: servers, address: answer.leasedAddress)]
+            guard !servers.isEmpty || answer.dhcpServer != nil else { return [] }
+            return [Lease(source: "networkmanager", interface: name, nameServers: servers.isEmpty ? nil : servers,
+                          address: answer.leasedAddress, server: answer.dhcpServer)]
         }
         guard let index, let text = text("\(networkManagerDevices)/\(index)", &problems) else { return [] }
         let state = NetworkManagerDeviceState(text)
         if let expiry = state.expiry, Date(timeIntervalSince1970: TimeInterval(expiry)) <= now { return [] }
-        guard !state.servers.isEmpty, let address = state.address else { return [] }
-        return [Lease(source: "networkmanager", interface: name, nameServers: state.servers, address: address,
-                      written: Self.modified("\(networkManagerDevices)/\(index)"))]
+        guard !state.servers.isEmpty || state.dhcpServer != nil, let address = state.address else { return [] }
+        return [Lease(source: "networkmanager", interface: name, nameServers: state.servers.isEmpty ? nil : state.servers,
+                      address: address, written: Self.modified("\(networkManagerDevices)/\(index)"), server: state.dhcpServer)]
     }
 
     /// A dhcpcd lease that has not expired: it has when the file is older than its lease time

@@ -6,6 +6,9 @@ import NetprobeWire
 /// It goes only from a leased address (`client`): a static network seldom has a server to
 /// answer, and the wait would delay its every portal verdict. The answer's option 114 is
 /// asked like any announced API; its option 6 is the link's resolvers when none was known.
+/// It goes only to the server that leased the address, and only that server's answer counts:
+/// any station on the link hears the request, and what it could send never becomes a login
+/// URL or a resolver.
 public struct DHCPInformReport: Sendable, Equatable {
     public enum State: String, Sendable {
         /// A server answered with a DHCPACK.
@@ -19,6 +22,13 @@ public struct DHCPInformReport: Sendable, Equatable {
         /// Not sent: the interface's IPv4 addresses are all permanent (configured statically,
         /// not leased), so no DHCP server is known to be there to answer.
         case staticAddress = "static-address"
+        /// Not sent: no lease of the interface names its server (option 54), and an answer is
+        /// believed only from that server.
+        case noServer = "no-server"
+        /// Not sent: this lease's server was asked earlier in this process (a watch) and gave
+        /// no answer that could be seen; it is asked again once the lease changes. (One that
+        /// answered is not asked again either: its answer is used, `remembered`.)
+        case unansweredBefore = "unanswered-before"
     }
 
     /// The interface it was sent on, from `clientAddress` (ciaddr).
@@ -26,7 +36,8 @@ public struct DHCPInformReport: Sendable, Equatable {
     public var clientAddress: String?
     public var state: State
     public var error: String?
-    /// Option 54 of the answer: the server that answered.
+    /// The server that leased the address (its option 54, as the lease records it): the one
+    /// asked, and the only one whose answer counts.
     public var server: String?
     /// Option 114 of the answer, when it held a URI.
     public var captivePortal: String?
@@ -34,9 +45,18 @@ public struct DHCPInformReport: Sendable, Equatable {
     public var nameServers: [String]
     /// From the first send to the answer (or to giving up).
     public var durationMs: Double?
+    /// Answers that were not the lease's server's answer to this request (another source,
+    /// another option 54, another xid, chaddr or ciaddr): never used.
+    public var ignored: Int
+    /// Why the last of them was not taken.
+    public var ignoredReason: String?
+    /// The answer is the one this lease's server gave an earlier check of this process (a
+    /// watch): nothing was sent for it now.
+    public var remembered = false
 
     public init(interface: String, clientAddress: String?, state: State, error: String? = nil, server: String? = nil,
-                captivePortal: String? = nil, nameServers: [String] = [], durationMs: Double? = nil) {
+                captivePortal: String? = nil, nameServers: [String] = [], durationMs: Double? = nil, ignored: Int = 0,
+                ignoredReason: String? = nil) {
         self.interface = interface
         self.clientAddress = clientAddress
         self.state = state
@@ -45,6 +65,17 @@ public struct DHCPInformReport: Sendable, Equatable {
         self.captivePortal = captivePortal
         self.nameServers = nameServers
         self.durationMs = durationMs
+        self.ignored = ignored
+        self.ignoredReason = ignoredReason
+    }
+
+    /// Whether the request went out (or was tried): not for an address, lease or server that
+    /// ruled it out before anything was sent.
+    public var sent: Bool {
+        switch state {
+        case .answered, .noAnswer, .notPermitted, .failed: return true
+        case .staticAddress, .noServer, .unansweredBefore: return false
+        }
     }
 
     /// The `capport.source` of a URI learned from the answer.

@@ -58,21 +58,74 @@ extension DHCPMessage {
         }
     }
 
+    /// Who may answer a DHCPINFORM, and to which transaction: on a shared link every station
+    /// hears the request, so an answer counts only from the server that leased the address
+    /// (its source address and its option 54), for our transaction, our hardware address and
+    /// our client address.
+    public struct InformExpectation: Sendable, Equatable {
+        public var transaction: UInt32
+        /// ciaddr: four bytes.
+        public var clientAddress: [UInt8]
+        /// chaddr as sent (six bytes), or nil when the request carried none.
+        public var hardwareAddress: [UInt8]?
+        /// The server the lease names: four bytes.
+        public var server: [UInt8]
+
+        public init(transaction: UInt32, clientAddress: [UInt8], hardwareAddress: [UInt8]?, server: [UInt8]) {
+            self.transaction = transaction
+            self.clientAddress = clientAddress
+            self.hardwareAddress = hardwareAddress?.count == 6 ? hardwareAddress : nil
+            self.server = server
+        }
+    }
+
     /// Why a datagram is not the answer to our DHCPINFORM.
     public enum InformMismatch: Error, Equatable, Sendable {
-        /// Not a BOOTREPLY with the magic cookie, or for another transaction: someone else's.
+        /// Not a BOOTREPLY with the magic cookie and options: no DHCP answer at all.
         case notOurs
+        /// A DHCP answer for another transaction.
+        case otherTransaction
+        /// Our transaction, but for another client: chaddr or ciaddr are not ours.
+        case otherClient
+        /// Sent from an address other than the lease's server.
+        case otherSource
+        /// Option 54 missing or naming another server than the lease's.
+        case otherServer
         /// Ours, and the server said no (DHCPNAK).
         case refused
         /// Ours, but not a DHCPACK.
         case notAnAck
+
+        /// In words, for `dhcp_inform.ignored_reason`.
+        public var words: String {
+            switch self {
+            case .notOurs: return "not a DHCP answer"
+            case .otherTransaction: return "another transaction (xid)"
+            case .otherClient: return "another client (chaddr or ciaddr)"
+            case .otherSource: return "sent from an address other than the lease's server"
+            case .otherServer: return "option 54 names another server than the lease's"
+            case .refused: return "DHCPNAK"
+            case .notAnAck: return "not a DHCPACK"
+            }
+        }
     }
 
-    /// The answer `message` gives to the DHCPINFORM of `transaction`.
-    public static func informAnswer(_ message: [UInt8], transaction: UInt32) -> Result<InformAnswer, InformMismatch> {
+    /// The answer `message`, sent from `source` (four bytes), gives to the DHCPINFORM that
+    /// `expected` describes. The transaction is checked first, so a datagram of another
+    /// exchange on the link is told apart from a forged answer to ours.
+    public static func informAnswer(_ message: [UInt8], from source: [UInt8],
+                                    expected: InformExpectation) -> Result<InformAnswer, InformMismatch> {
         guard message.count >= 240, message[0] == 2, let options = options(message) else { return .failure(.notOurs) }
         let xid = message[4..<8].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        guard xid == transaction else { return .failure(.notOurs) }
+        guard xid == expected.transaction else { return .failure(.otherTransaction) }
+        // ciaddr: ours, or zero, which RFC 2131 (table 3) allows in a DHCPACK.
+        let ciaddr = Array(message[12..<16])
+        guard ciaddr == expected.clientAddress || ciaddr == [0, 0, 0, 0] else { return .failure(.otherClient) }
+        if let hardware = expected.hardwareAddress {
+            guard message[1] == 1, message[2] == 6, Array(message[28..<34]) == hardware else { return .failure(.otherClient) }
+        }
+        guard source == expected.server else { return .failure(.otherSource) }
+        guard options[serverIdentifierOption] == expected.server else { return .failure(.otherServer) }
         guard let type = options[messageTypeOption], type.count == 1 else { return .failure(.notAnAck) }
         if type[0] == nakType { return .failure(.refused) }
         guard type[0] == ackType else { return .failure(.notAnAck) }

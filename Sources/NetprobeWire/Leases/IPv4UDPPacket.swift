@@ -2,9 +2,10 @@
 /// header on (RFC 791, RFC 768). Read to find a DHCP server's answer that another program's
 /// connected socket takes from netprobe's: every length is checked against the bytes there,
 /// the IP header checksum is verified, and a fragment is refused (the DHCP answer it would be
-/// part of cannot be read from one piece). The UDP checksum is not: a packet socket sees a
-/// datagram before the kernel checks it, and on a virtual link the sender may have left it
-/// to a device that never computes it; the DHCP reader checks the transaction instead.
+/// part of cannot be read from one piece). The UDP checksum is verified too, unless the kernel
+/// says it has not been computed yet (`checksumReady` false: a packet from this machine or a
+/// virtual link whose sender left it to a device that never computes it, which the kernel
+/// marks as such) or the sender sent none (zero, which RFC 768 allows over IPv4).
 public struct IPv4UDPPacket: Sendable, Equatable {
     public var source: [UInt8]
     public var destination: [UInt8]
@@ -13,7 +14,7 @@ public struct IPv4UDPPacket: Sendable, Equatable {
     /// The UDP payload, as long as the UDP header says (link padding after it dropped).
     public var payload: [UInt8]
 
-    public init?(_ packet: [UInt8]) {
+    public init?(_ packet: [UInt8], checksumReady: Bool = true) {
         guard packet.count >= 20, packet[0] >> 4 == 4 else { return nil }
         let headerLength = Int(packet[0] & 0x0F) * 4
         let totalLength = Self.word(packet, 2)
@@ -27,6 +28,22 @@ public struct IPv4UDPPacket: Sendable, Equatable {
         sourcePort = UInt16(Self.word(packet, headerLength))
         destinationPort = UInt16(Self.word(packet, headerLength + 2))
         payload = Array(packet[(headerLength + 8)..<(headerLength + udpLength)])
+        let sent = Self.word(packet, headerLength + 6)
+        if checksumReady && sent != 0 && !Self.udpChecksumHolds(packet[headerLength..<(headerLength + udpLength)],
+                                                                 source: source, destination: destination) {
+            return nil
+        }
+    }
+
+    /// RFC 768: the ones' complement sum over the pseudo-header (addresses, protocol, UDP
+    /// length) and the datagram, its checksum field included, is 0xFFFF when the checksum holds.
+    static func udpChecksumHolds(_ datagram: ArraySlice<UInt8>, source: [UInt8], destination: [UInt8]) -> Bool {
+        let length = datagram.count
+        let pseudo = source + destination + [0, 17, UInt8(length >> 8), UInt8(length & 0xFF)]
+        // The pseudo-header is 12 bytes, an even count: its words and the datagram's line up.
+        var sum = Int(checksum(pseudo[...])) + Int(checksum(datagram))
+        while sum > 0xFFFF { sum = (sum & 0xFFFF) + (sum >> 16) }
+        return sum == 0xFFFF
     }
 
     private static func word(_ bytes: [UInt8], _ at: Int) -> Int {

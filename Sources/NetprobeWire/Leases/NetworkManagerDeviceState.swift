@@ -9,11 +9,14 @@ public struct NetworkManagerDeviceState: Sendable, Equatable {
     public var address: String?
     /// When the DHCPv4 lease ends (seconds since the epoch), when recorded.
     public var expiry: Int64?
+    /// The DHCPv4 server that gave the lease (`dhcp4.dhcp_server_identifier=`, option 54).
+    public var dhcpServer: String?
 
-    public init(servers: [String] = [], address: String? = nil, expiry: Int64? = nil) {
+    public init(servers: [String] = [], address: String? = nil, expiry: Int64? = nil, dhcpServer: String? = nil) {
         self.servers = servers
         self.address = address
         self.expiry = expiry
+        self.dhcpServer = dhcpServer
     }
 
     public init(_ text: String) {
@@ -22,5 +25,6 @@ public struct NetworkManagerDeviceState: Sendable, Equatable {
         }
         address = KeyValueState.value("dhcp4.ip_address", in: text)
         expiry = KeyValueState.value("dhcp4.expiry", in: text).flatMap { Int64($0) }
+        dhcpServer = KeyValueState.value("dhcp4.dhcp_server_identifier", in: text)
     }
 }

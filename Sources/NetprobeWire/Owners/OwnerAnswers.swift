@@ -9,6 +9,8 @@ public struct NetworkManagerAnswer: Sendable, Equatable {
     public var configuredServers: [String] = []
     /// The address the DHCP lease gave (`ip_address`).
     public var leasedAddress: String?
+    /// The DHCP server that gave the lease (`dhcp_server_identifier`, option 54).
+    public var dhcpServer: String?
 
     public init(dhcpServers: [String] = [], configuredServers: [String] = [], leasedAddress: String? = nil) {
         self.dhcpServers = dhcpServers
@@ -22,6 +24,7 @@ public struct NetworkManagerAnswer: Sendable, Equatable {
             dhcpServers += Self.words(options[key]?.string)
         }
         if leasedAddress == nil, let address = options["ip_address"]?.string { leasedAddress = address }
+        if dhcpServer == nil, let server = options["dhcp_server_identifier"]?.string { dhcpServer = server }
     }
 
     /// The `NameserverData` of IP4Config or IP6Config (aa{sv}, each with its `address`).
@@ -84,10 +87,14 @@ public struct ResolvedAnswer: Sendable, Equatable {
 public struct NetworkdAnswer: Sendable, Equatable {
     public var announced: [String] = []
     public var captivePortal: String?
+    /// The DHCPv4 server of the lease: the `ConfigProvider` of a server whose source is DHCPv4
+    /// (networkd names the lease's server identifier there).
+    public var dhcpServer: String?
 
-    public init(announced: [String] = [], captivePortal: String? = nil) {
+    public init(announced: [String] = [], captivePortal: String? = nil, dhcpServer: String? = nil) {
         self.announced = announced
         self.captivePortal = captivePortal
+        self.dhcpServer = dhcpServer
     }
 
     static let networkSources: Set<String> = ["DHCPv4", "DHCPv6", "NDisc"]
@@ -102,6 +109,10 @@ public struct NetworkdAnswer: Sendable, Equatable {
                       case .string(let source)? = fields["ConfigSource"]?.content, Self.networkSources.contains(source),
                       let address = Self.address(fields["Family"], fields["Address"]) else { continue }
                 if !announced.contains(address) { announced.append(address) }
+                if source == "DHCPv4", dhcpServer == nil, let provider = Self.bytes(fields["ConfigProvider"]),
+                   provider.count == 4 {
+                    dhcpServer = IPAddressFormat.text(provider[...])
+                }
             }
         }
         if case .string(let uri)? = members["CaptivePortal"]?.content,
@@ -112,13 +123,19 @@ public struct NetworkdAnswer: Sendable, Equatable {
 
     /// An address as networkd writes one: its family (2 or 10) and its bytes as numbers.
     static func address(_ family: JSONValue?, _ address: JSONValue?) -> String? {
-        guard case .number(let kind)? = family?.content, case .array(let numbers)? = address?.content else { return nil }
+        guard case .number(let kind)? = family?.content, let bytes = bytes(address) else { return nil }
+        guard (kind == 2 && bytes.count == 4) || (kind == 10 && bytes.count == 16) else { return nil }
+        return IPAddressFormat.text(bytes[...])
+    }
+
+    /// An array of numbers 0-255 as bytes; nil for anything else.
+    static func bytes(_ address: JSONValue?) -> [UInt8]? {
+        guard case .array(let numbers)? = address?.content, numbers.count <= 16 else { return nil }
         var bytes: [UInt8] = []
         for number in numbers {
             guard case .number(let value) = number.content, value >= 0, value <= 255, value == value.rounded() else { return nil }
             bytes.append(UInt8(value))
         }
-        guard (kind == 2 && bytes.count == 4) || (kind == 10 && bytes.count == 16) else { return nil }
-        return IPAddressFormat.text(bytes[...])
+        return bytes
     }
 }

@@ -2,7 +2,8 @@
 """Runs a program under the seccomp rules the netprobe units ask systemd for, without
 systemd: no systemd is PID 1 here, so `systemd-run` cannot apply them.
 
-usage: unit-sandbox.py PROGRAM [ARGS...]   (run it as the unit's user, e.g. under setpriv)
+usage: unit-sandbox.py [--packet] PROGRAM [ARGS...]   (run it as the unit's user, e.g. under setpriv)
+  --packet: AF_PACKET too, as netprobe-watch.service allows it (for the DHCPINFORM's answer)
 
 Like systemd 252 (src/shared/seccomp-util.c), for x86-64:
   SystemCallFilter=@system-service, SystemCallFilter=~@privileged @resources,
@@ -26,7 +27,8 @@ AUDIT_ARCH_X86_64 = 0xC000003E
 RET_ALLOW = 0x7FFF0000
 EPERM, EAFNOSUPPORT = 1, 97
 PROT_WRITE, PROT_EXEC, SHM_EXEC = 0x2, 0x4, 0o100000
-FAMILIES = (1, 2, 10, 16)  # AF_UNIX, AF_INET, AF_INET6, AF_NETLINK
+FAMILIES = [1, 2, 10, 16]  # AF_UNIX, AF_INET, AF_INET6, AF_NETLINK
+AF_PACKET = 17
 LD_W_ABS, JEQ_K, JSET_K, AND_K, RET_K = 0x20, 0x15, 0x45, 0x54, 0x06
 PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 38, 22, 2
 
@@ -146,6 +148,9 @@ def install(insns):
 
 
 def main(argv):
+    if argv and argv[0] == "--packet":
+        FAMILIES.append(AF_PACKET)
+        argv = argv[1:]
     if not argv:
         print(__doc__, file=sys.stderr)
         return 64
