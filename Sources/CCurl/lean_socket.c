@@ -17,28 +17,22 @@
  * has usually arrived with it: `Connection: close`) or when the check no longer needs it;
  * either way nothing is left to deliver, and the server keeps no TIME_WAIT for it.
  *
- * IP_RECVERR (IPV6_RECVERR): an ICMP error about the connection's packets is also queued on
- * the socket, with the address of the router that sent it; wire_tally.c reads it as the socket
- * closes, so an offline verdict can name the router that said "no route" (FaultLocator). A
- * connection attempt ends on such an error with or without it. Once connected, Linux then
- * ends the connection on an unreachable at once instead of retransmitting until the time-out:
- * for a probe, whose whole exchange is a few packets, the router's word is the answer.
+ * While the connection is being made, IP_RECVERR (IPV6_RECVERR): an ICMP error about the
+ * attempt is also queued on the socket, with the address of the router that sent it, so an
+ * offline verdict can name the router that said "no route" (FaultLocator). wire_tally.c turns
+ * it on here for the runner's sockets (CURLOPT_SOCKOPTDATA: its tally), off again once the
+ * handshake is done (an established connection survives a transient unreachable), and reads
+ * the queue as the socket closes.
  *
  * Each setting is a courtesy: a socket that refuses one is used as it is.
  */
 static int lean_socket(void *clientp, curl_socket_t socket, curlsocktype purpose) {
-    (void)clientp;
     if (purpose != CURLSOCKTYPE_IPCXN) return CURL_SOCKOPT_OK;
     int off = 0;
     (void)setsockopt(socket, IPPROTO_TCP, TCP_QUICKACK, &off, sizeof off);
     struct linger abortive = { .l_onoff = 1, .l_linger = 0 };
     (void)setsockopt(socket, SOL_SOCKET, SO_LINGER, &abortive, sizeof abortive);
-    int on = 1, domain = 0;
-    socklen_t length = sizeof domain;
-    if (getsockopt(socket, SOL_SOCKET, SO_DOMAIN, &domain, &length) == 0) {
-        if (domain == AF_INET) (void)setsockopt(socket, IPPROTO_IP, IP_RECVERR, &on, sizeof on);
-        if (domain == AF_INET6) (void)setsockopt(socket, IPPROTO_IPV6, IPV6_RECVERR, &on, sizeof on);
-    }
+    netprobe_wire_tally_connecting(clientp, socket);
     return CURL_SOCKOPT_OK;
 }
 

@@ -20,20 +20,85 @@
  * Counted with atomics: a transfer ended on a thread of its own (end_later.c) may close its
  * socket there, while the runner reads the totals.
  *
- * The same moment reads the socket's error queue (IP_RECVERR, set by lean_socket.c): the ICMP
- * errors routers sent about the connection's packets, kept (a few, under a lock) until the
- * runner takes them.
+ * The same moment reads the socket's error queue: the ICMP errors routers sent about the
+ * connection's packets, kept (a few, under a lock) until the runner takes them.
+ *
+ * IP_RECVERR (IPV6_RECVERR) is what queues them, with the address of the router that sent
+ * each, and it is on while the connection is being made only. Linux queues a TCP socket's ICMP
+ * errors only before the handshake completes (tcp_v4_err, tcp_v6_err: SYN_SENT), where one
+ * ends the attempt with or without the option. Once the connection is established the option
+ * queues nothing more and does one thing: an unreachable, which RFC 1122 calls soft (a route
+ * that flapped, a router restarting), ends the connection at once instead of being
+ * retransmitted through. So the runner settles its sockets after every round of libcurl's
+ * work (netprobe_wire_tally_settle): a socket past its handshake has the option turned off,
+ * and an unreachable that repeats ends it only when TCP gives up or the probe's time runs
+ * out. The handshake's completion and the settling are one libcurl round apart: the request
+ * or ClientHello it sent in that round meets a router's answer only after a round trip.
  */
 
 #define ROUTER_ERRORS_KEPT 16
+/* Sockets still connecting, each with IP_RECVERR on; a socket beyond these gets no option. */
+#define CONNECTING_KEPT 128
+/* tcp_info's tcpi_state, as the kernel numbers TCP's states (include/net/tcp_states.h):
+ * <linux/tcp.h> does not name them, and <netinet/tcp.h>, which does, clashes with it. */
+enum { STATE_SYN_SENT = 2, STATE_CLOSE = 7 };
 
 struct netprobe_wire_tally {
     unsigned long long sent;      /* tcpi_bytes_acked: what the peer acknowledged */
     unsigned long long received;  /* tcpi_bytes_received */
-    pthread_mutex_t lock;         /* for the router errors */
+    pthread_mutex_t lock;         /* for the router errors and the sockets still connecting */
     size_t count;
     struct netprobe_router_error errors[ROUTER_ERRORS_KEPT];
+    size_t connecting_count;
+    int connecting[CONNECTING_KEPT];
 };
+
+/* Turns IP_RECVERR (IPV6_RECVERR) on or off on a socket of either family. */
+static void receive_errors(int socket, int on) {
+    int domain = 0;
+    socklen_t length = sizeof domain;
+    if (getsockopt(socket, SOL_SOCKET, SO_DOMAIN, &domain, &length) != 0) return;
+    if (domain == AF_INET) (void)setsockopt(socket, IPPROTO_IP, IP_RECVERR, &on, sizeof on);
+    if (domain == AF_INET6) (void)setsockopt(socket, IPPROTO_IPV6, IPV6_RECVERR, &on, sizeof on);
+}
+
+void netprobe_wire_tally_connecting(struct netprobe_wire_tally *tally, int socket) {
+    if (tally == NULL) return;
+    pthread_mutex_lock(&tally->lock);
+    if (tally->connecting_count < CONNECTING_KEPT) {
+        tally->connecting[tally->connecting_count++] = socket;
+        receive_errors(socket, 1);
+    }
+    pthread_mutex_unlock(&tally->lock);
+}
+
+/* Under the lock: the socket is no longer followed (it closes, or its handshake is done). */
+static void forget_connecting(struct netprobe_wire_tally *tally, size_t index) {
+    tally->connecting[index] = tally->connecting[--tally->connecting_count];
+}
+
+/* Held under the lock throughout: a socket closing on another thread (end_later.c) waits in
+ * close_counted until this is done, so no descriptor here is closed or reused meanwhile. A
+ * socket whose attempt failed (CLOSE) keeps the option: its error waits in the queue until
+ * it closes. */
+void netprobe_wire_tally_settle(struct netprobe_wire_tally *tally) {
+    if (tally == NULL) return;
+    pthread_mutex_lock(&tally->lock);
+    for (size_t index = 0; index < tally->connecting_count;) {
+        int socket = tally->connecting[index];
+        struct tcp_info info;
+        memset(&info, 0, sizeof info);
+        socklen_t length = sizeof info;
+        if (getsockopt(socket, IPPROTO_TCP, TCP_INFO, &info, &length) == 0 && info.tcpi_state != STATE_SYN_SENT &&
+            info.tcpi_state != STATE_CLOSE) {
+            receive_errors(socket, 0);
+            forget_connecting(tally, index);
+        } else {
+            index++;
+        }
+    }
+    pthread_mutex_unlock(&tally->lock);
+}
 
 struct netprobe_wire_tally *netprobe_wire_tally_new(void) {
     struct netprobe_wire_tally *tally = calloc(1, sizeof(struct netprobe_wire_tally));
@@ -121,14 +186,30 @@ void netprobe_wire_tally_socket(struct netprobe_wire_tally *tally, int socket) {
     __atomic_fetch_add(&tally->received, (unsigned long long)info.tcpi_bytes_received, __ATOMIC_RELAXED);
 }
 
-/* CURLOPT_CLOSESOCKETFUNCTION: counts, then closes, as libcurl would have. */
+/* CURLOPT_CLOSESOCKETFUNCTION: counts, then closes, as libcurl would have. The socket is
+ * forgotten before it closes: its descriptor may be reused at once. */
 static int close_counted(void *clientp, curl_socket_t socket) {
-    netprobe_wire_tally_socket(clientp, socket);
+    struct netprobe_wire_tally *tally = clientp;
+    netprobe_wire_tally_socket(tally, socket);
+    if (tally != NULL) {
+        pthread_mutex_lock(&tally->lock);
+        for (size_t index = 0; index < tally->connecting_count; index++) {
+            if (tally->connecting[index] == socket) {
+                forget_connecting(tally, index);
+                break;
+            }
+        }
+        int closed = close(socket);
+        pthread_mutex_unlock(&tally->lock);
+        return closed;
+    }
     return close(socket);
 }
 
 CURLcode netprobe_easy_count_wire(CURL *handle, struct netprobe_wire_tally *tally) {
     CURLcode code = netprobe_curl.easy_setopt(handle, CURLOPT_CLOSESOCKETFUNCTION, close_counted);
+    if (code != CURLE_OK) return code;
+    code = netprobe_curl.easy_setopt(handle, CURLOPT_SOCKOPTDATA, (void *)tally);
     if (code != CURLE_OK) return code;
     return netprobe_curl.easy_setopt(handle, CURLOPT_CLOSESOCKETDATA, (void *)tally);
 }

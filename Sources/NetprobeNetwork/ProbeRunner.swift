@@ -218,6 +218,8 @@ public final class ProbeRunner {
             releaseDue()
             var stillRunning: Int32 = 0
             let performed = netprobe_multi_perform(multi, &stillRunning)
+            // Connections that completed their handshake in this round stop ending on ICMP errors.
+            netprobe_wire_tally_settle(wireTally)
             guard performed == CURLM_OK else {
                 failure = Self.multiError("curl_multi_perform", performed)
                 break

@@ -17,7 +17,7 @@ public enum PrometheusFormatter {
         out.gauge("netprobe_reason_info", "The reason code of the current verdict (always 1).", [([("verdict", report.verdict.rawValue), ("reason", report.reason.rawValue)], 1)])
         // Every value always present (1 for the current one while offline, else 0), so an alert
         // or a dashboard never meets a series that vanished.
-        out.gauge("netprobe_fault", "1 for the hop that failed while offline (none is 1 when the evidence does not tell).",
+        out.gauge("netprobe_fault", "1 for the hop that failed while offline, 0 for the others (all 0 when online, behind a portal, or when the evidence does not tell).",
                   Fault.allCases.map { ([("fault", $0.rawValue)], report.verdict == .offline && report.fault?.fault == $0 ? 1 : 0) })
         out.gauge("netprobe_duration_seconds", "Wall time of the whole check.", [([], report.durationMs / 1000)])
         out.gauge("netprobe_check_bytes", "What the check put on the wire: its connections' TCP payload (TLS included) and the DNS netprobe sent itself.",

@@ -85,12 +85,13 @@ public struct WatchSummarizer: Sendable {
 
     /// Where the state of `earlier` stops being proven on the way to `later`, a record of the
     /// same run; nil when it holds all the way. Awake time is what monotonic moved between
-    /// them (one boot, one process: the clocks compare); the wall clock can be stepped and
-    /// counts a sleep. A stretch longer than the heartbeat and its grace proves nothing.
+    /// them, when both name the same boot (its clocks compare; two unknown boots may be two
+    /// boots, whose clocks do not); the wall clock can be stepped and counts a sleep. A stretch
+    /// longer than the heartbeat and its grace proves nothing, whatever the records carry.
     static func provenUntil(_ earlier: Mark, _ later: WatchLogRecord) -> Int64? {
         let wall = later.time - earlier.time
         var proven = wall
-        if earlier.bootID == later.bootID, let from = earlier.monotonicMs, let to = later.monotonicMs, to >= from {
+        if let boot = earlier.bootID, boot == later.bootID, let from = earlier.monotonicMs, let to = later.monotonicMs, to >= from {
             proven = min(wall, to - from)
         }
         if let beat = earlier.heartbeatMs, proven > beat + grace(heartbeat: beat) { proven = 0 }

@@ -57,8 +57,9 @@ public protocol WatchClock {
     func now() -> ClockReading
     /// The wall clock, for timestamps and the textfile only: never for timers.
     func wallNow() -> Date
-    /// The kernel's id of this boot (/proc/sys/kernel/random/boot_id): readings of the boot
-    /// clocks compare only within one boot. nil when unknown.
+    /// The id of this boot (the kernel's /proc/sys/kernel/random/boot_id, or the same id handed
+    /// down by the service manager where a sandbox hides that file): readings of the boot clocks
+    /// compare only within one boot. nil when unknown.
     var bootID: String? { get }
 }
 
@@ -80,13 +81,38 @@ public struct SystemWatchClock: WatchClock {
     public var bootID: String? { Self.boot }
 
     /// Read once: it is the same for the process's whole life.
-    private static let boot: String? = {
-        guard let text = CheckedFile.text("/proc/sys/kernel/random/boot_id", limit: 64) else { return nil }
-        let id = text.split(whereSeparator: \.isWhitespace).first.map(String.init) ?? ""
-        // A UUID as the kernel prints it; anything else is not a boot id to compare.
-        let valid = id.utf8.count == 36 && id.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) || $0 == 0x2D }
-        return valid ? id : nil
-    }()
+    private static let boot: String? = bootID(
+        kernel: CheckedFile.text(kernelBootIDFile, limit: 64), handedDown: ProcessEnvironment.value(bootIDVariable))
+
+    /// Where the kernel shows the boot's id; `ProcSubset=pid` (the shipped units) hides it.
+    public static let kernelBootIDFile = "/proc/sys/kernel/random/boot_id"
+    /// The boot's id as whoever started watch read it: the units set it from systemd's `%b`
+    /// (the service manager reads the kernel's file outside the sandbox that hides it from us).
+    public static let bootIDVariable = "NETPROBE_BOOT_ID"
+
+    /// The kernel's own file when it can be read, else the id handed down; in the kernel's form
+    /// (lower-case UUID with dashes) whichever way it came, so that records written under the
+    /// unit and outside it compare. nil when neither is a UUID: no boot proof at all.
+    public static func bootID(kernel: String?, handedDown: String?) -> String? {
+        uuid(kernel) ?? uuid(handedDown)
+    }
+
+    /// A UUID as the kernel prints it (8-4-4-4-12 hex digits) or as systemd prints an id
+    /// (32 hex digits); anything else is not a boot id to compare.
+    static func uuid(_ text: String?) -> String? {
+        guard let text else { return nil }
+        let word = text.split(whereSeparator: \.isWhitespace).first.map { $0.lowercased() } ?? ""
+        let digits = word.utf8.filter { $0 != 0x2D }
+        guard digits.count == 32, digits.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else { return nil }
+        let dashed = word.utf8.count == 36 && [8, 13, 18, 23].allSatisfy { word.utf8[word.utf8.index(word.utf8.startIndex, offsetBy: $0)] == 0x2D }
+        guard dashed || word.utf8.count == 32 else { return nil }
+        var out = ""
+        for (index, digit) in digits.enumerated() {
+            if [8, 12, 16, 20].contains(index) { out += "-" }
+            out.unicodeScalars.append(Unicode.Scalar(digit))
+        }
+        return out
+    }
 
     private static func read(_ clock: clockid_t) -> Duration {
         var time = timespec()

@@ -211,6 +211,15 @@ import Testing
     #expect(!PrometheusFormatter.format(ReportFixtures.report()).contains(#"netprobe_fault{fault="upstream"} 1"#))
 }
 
+/// The HELP says what the series do: with no hop known every series is 0, none stands for "none".
+@Test func theFaultHelpSaysWhatTheSeriesDo() {
+    let offline = PrometheusFormatter.format(ReportFixtures.report(portal: nil, verdict: .offline, reason: .timeout))
+    let lines = offline.split(separator: "\n")
+    #expect(lines.filter { $0.hasPrefix("netprobe_fault{") }.allSatisfy { $0.hasSuffix(" 0") })
+    #expect(lines.contains("# HELP netprobe_fault 1 for the hop that failed while offline, 0 for the others "
+                           + "(all 0 when online, behind a portal, or when the evidence does not tell)."))
+}
+
 /// A watch record of an offline state tells its hook the failed hop, filtered for the environment.
 @Test func theHookIsToldTheFault() throws {
     var report = ReportFixtures.report(portal: nil, verdict: .offline, reason: .timeout)

@@ -1,6 +1,7 @@
 import Foundation
 @testable import NetprobeWire
 @testable import NetprobeReport
+import NetprobeWatch
 import Testing
 
 /// A `watch --json` record as watch writes it since it carries the boot clocks: `wall` is the
@@ -127,6 +128,40 @@ struct WatchClockTruthTests {
         #expect(observed(lines).observed == 610_000)
     }
 
+    /// A watch in a sandbox that hid the boot's id writes "boot_id": null: two such records may
+    /// be of two boots (the second boot's start record lost), whose clocks say nothing of each
+    /// other. Here the machine rebooted between them and the new boot's monotonic clock happens
+    /// to read 300 s more: that is no proof of 300 s awake. The heartbeat rule alone applies.
+    @Test func recordsWithoutABootProofAreHeldToTheHeartbeatRuleOnly() {
+        let across = [
+            stamped("start", wall: 0, boottime: 100, monotonic: 100, trigger: "start", boot: nil),
+            stamped("alive", wall: 600, boottime: 400, monotonic: 400, boot: nil),
+            stamped("stop", wall: 610, boottime: 410, monotonic: 410, trigger: "signal", boot: nil),
+        ]
+        #expect(observed(across).observed == 610_000)
+        // One side known, the other not: not one boot either.
+        let half = [
+            stamped("start", wall: 0, boottime: 100, monotonic: 100, trigger: "start", boot: bootA),
+            stamped("alive", wall: 600, boottime: 400, monotonic: 400, boot: nil),
+            stamped("stop", wall: 610, boottime: 410, monotonic: 410, trigger: "signal", boot: nil),
+        ]
+        #expect(observed(half).observed == 610_000)
+        // A silence longer than the heartbeat and its grace still proves nothing.
+        let silent = [
+            stamped("start", wall: 0, boottime: 100, monotonic: 100, trigger: "start", boot: nil),
+            stamped("alive", wall: 3000, boottime: 3100, monotonic: 3100, boot: nil),
+            stamped("stop", wall: 3010, boottime: 3110, monotonic: 3110, trigger: "signal", boot: nil),
+        ]
+        #expect(observed(silent).observed == 10_000)
+        // The same two readings under one known boot do compare: 300 s awake of the 600.
+        let known = [
+            stamped("start", wall: 0, boottime: 100, monotonic: 100, trigger: "start"),
+            stamped("alive", wall: 600, boottime: 700, monotonic: 400),
+            stamped("stop", wall: 610, boottime: 710, monotonic: 410, trigger: "signal"),
+        ]
+        #expect(observed(known).observed == 310_000)
+    }
+
     @Test func theClockKeysAreReadAndBadValuesIgnored() throws {
         let good = try WatchLogRecord.parse(Array(stamped("alive", wall: 0, boottime: 12.5, monotonic: 10.25).utf8))
         #expect(good.bootID == bootA && good.boottimeMs == 12_500 && good.monotonicMs == 10_250)
@@ -139,5 +174,31 @@ struct WatchClockTruthTests {
         let long = #"{"timestamp":"2026-03-02T08:00:00Z","verdict":"online","reason":"x","boot_id":""#
             + String(repeating: "a", count: 65) + "\"}"
         #expect(try WatchLogRecord.parse(Array(long.utf8)).bootID == nil)
+    }
+}
+
+/// Where watch's records take the boot's id from: the kernel's file, else the id the service
+/// manager handed down (systemd's `%b`: 32 hex digits), always written in the kernel's form.
+@Suite("watch: the boot's id, read or handed down")
+struct BootIdentityTests {
+    static let kernel = "2f9c8a57-1c1e-4f27-9d0c-7a6f1b2e3d4c"
+
+    @Test func theKernelsFileWinsAndAHandedDownIdIsWrittenInTheKernelsForm() {
+        typealias Clock = NetprobeWatch.SystemWatchClock
+        #expect(Clock.bootID(kernel: Self.kernel + "\n", handedDown: nil) == Self.kernel)
+        #expect(Clock.bootID(kernel: Self.kernel + "\n", handedDown: "8e1d0c2b5a4f4e3d8c2b1a0f9e8d7c6b") == Self.kernel)
+        // ProcSubset=pid hid the file: systemd's form, or the kernel's, or upper case, all one id.
+        #expect(Clock.bootID(kernel: nil, handedDown: "2f9c8a571c1e4f279d0c7a6f1b2e3d4c") == Self.kernel)
+        #expect(Clock.bootID(kernel: nil, handedDown: Self.kernel) == Self.kernel)
+        #expect(Clock.bootID(kernel: nil, handedDown: Self.kernel.uppercased()) == Self.kernel)
+        #expect(Clock.bootID(kernel: "garbage", handedDown: "2f9c8a571c1e4f279d0c7a6f1b2e3d4c") == Self.kernel)
+    }
+
+    @Test(arguments: [
+        "", "%b", "2f9c8a571c1e4f279d0c7a6f1b2e3d4", "2f9c8a571c1e4f279d0c7a6f1b2e3d4c0",
+        "2f9c8a5-71c1e-4f27-9d0c-7a6f1b2e3d4c", "2f9c8a57-1c1e-4f27-9d0c-7a6f1b2e3d4g", "2f9c8a57-1c1e4f27-9d0c-7a6f1b2e3d4c",
+    ])
+    func anythingElseIsNoBootProof(_ text: String) {
+        #expect(NetprobeWatch.SystemWatchClock.bootID(kernel: nil, handedDown: text) == nil)
     }
 }

@@ -38,7 +38,9 @@ extension LabSuite {
         @Test func watchUnitRunsWatchWithJSONAndReloadsOnHUP() throws {
             let lines = directives(try verify("netprobe-watch.service"))
             for expected in ["ExecStart=/usr/local/bin/netprobe watch --format json", "ExecReload=/bin/kill -HUP $MAINPID",
-                             "WantedBy=multi-user.target"] {
+                             "WantedBy=multi-user.target",
+                             // ProcSubset=pid hides the kernel's boot id: the service manager hands it down.
+                             "ProcSubset=pid", "Environment=NETPROBE_BOOT_ID=%b"] {
                 #expect(lines.contains(expected), "missing \(expected)")
             }
         }

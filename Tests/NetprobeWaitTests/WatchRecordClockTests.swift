@@ -33,5 +33,34 @@ extension LabSuite {
             watch.signal(SIGTERM)
             #expect(watch.waitForExit(timeout: 10) == 0)
         }
+
+        /// Under the units' ProcSubset=pid the kernel's file is hidden: the records still name
+        /// the boot, from the id systemd hands down (`%b`, 32 hex digits), in the kernel's form.
+        @Test func recordsNameTheBootUnderTheUnitsProcSubset() throws {
+            let boot = try String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            for handedDown in [true, false] {
+                let lab = try Lab()
+                defer { lab.close() }
+                let environment = handedDown ? ["NETPROBE_BOOT_ID=" + boot.replacingOccurrences(of: "-", with: "")] : []
+                let watch = try lab.netprobeProcSubsetPid(["watch", "--config", lab.config, "--json", "--heartbeat", "1", "--interval", "600"],
+                                                          environment: environment)
+                defer { watch.stop() }
+                let lines = watch.waitForLines(2, timeout: 15 * Slowdown.factor)
+                try #require(lines.count >= 2, "\(lines); \(watch.stderr)")
+                for line in lines.prefix(2) {
+                    let record = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                    // The sandbox is real: without the id handed down there is no boot proof.
+                    if handedDown {
+                        #expect(record["boot_id"] as? String == boot, "\(record)")
+                    } else {
+                        #expect(record["boot_id"] is NSNull, "\(record)")
+                    }
+                    #expect(record["monotonic_seconds"] is Double, "\(record)")
+                }
+                watch.signal(SIGTERM)
+                #expect(watch.waitForExit(timeout: 10) == 0)
+            }
+        }
     }
 }

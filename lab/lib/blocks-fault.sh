@@ -45,3 +45,27 @@ no_route_onward() {
         in_gw nft add rule inet lab onward_source oifname "$GW_IF" icmpv6 type destination-unreachable ip6 saddr set "$GW_V6"
     fi
 }
+
+# unreachable_once 4|6: the gateway loses its way on for a moment, once per connection: the
+# first data segment of each of the client's web connections (the request, or TLS's
+# ClientHello: the first with PSH) is dropped (counted in transient_unreachable), and 20 ms
+# later the gateway says ICMP network unreachable (ICMPv6 no route) about it from its own
+# address (servers/icmp_later.py: nft's own reject would answer while the client still holds
+# its socket, which Linux treats differently); the retransmission goes through. The error
+# comes after the handshake, on an established connection: RFC 1122 calls it soft, and the
+# connection must survive it.
+unreachable_once() {
+    local fam=${1:-} i
+    [[ $fam == 4 || $fam == 6 ]] || die "unreachable_once 4|6"
+    local gateway=$GW_V4 nfproto=ipv4
+    [[ $fam == 6 ]] && gateway=$GW_V6 nfproto=ipv6
+    bg_start icmp-later python3 "$LAB_DIR/servers/icmp_later.py" --interface "$GW_IF" --family "$fam" --gateway "$gateway"
+    for ((i = 0; i < 100; i++)); do
+        grep -qx ready "$RUN/icmp-later.log" 2>/dev/null && break
+        pid_alive "$(<"$RUN/pids/icmp-later.pid")" || die "icmp_later exited: $(cat "$RUN/icmp-later.log")"
+        sleep 0.05
+    done
+    in_gw nft add counter inet lab transient_unreachable
+    in_gw nft add rule inet lab block iifname "$GW_IF" meta nfproto "$nfproto" tcp dport "{ 80, 443 }" ct state established \
+        "tcp flags & (syn | fin | rst | psh) == psh" ct mark 0 ct mark set 1 counter name transient_unreachable drop
+}

@@ -225,10 +225,16 @@ struct netprobe_router_error {
     char router[46];           /* INET6_ADDRSTRLEN: its address, as text */
     char interface[16];        /* IFNAMSIZ: the device the socket was bound to; "" when unbound */
 };
+/* A socket of the tally's begins to connect: IP_RECVERR (IPV6_RECVERR) on until it settles. */
+void netprobe_wire_tally_connecting(struct netprobe_wire_tally *tally, int socket);
+/* After each round of libcurl's work: sockets past their handshake have IP_RECVERR turned off,
+ * so that a transient ICMP unreachable does not end an established connection. */
+void netprobe_wire_tally_settle(struct netprobe_wire_tally *tally);
 /* Moves up to `capacity` of the errors kept since the last call into `out`; returns how many. */
 size_t netprobe_wire_tally_take_router_errors(struct netprobe_wire_tally *tally, struct netprobe_router_error *out,
                                               size_t capacity);
-/* Sets CURLOPT_CLOSESOCKETFUNCTION/DATA: each of the transfer's sockets is counted as it closes. */
+/* Sets CURLOPT_CLOSESOCKETFUNCTION/DATA: each of the transfer's sockets is counted as it closes;
+ * and CURLOPT_SOCKOPTDATA, so that lean_socket.c registers its sockets while they connect. */
 CURLcode netprobe_easy_count_wire(CURL *handle, struct netprobe_wire_tally *tally);
 
 /* ---- Fewer packets per connection (lean_socket.c) ------------------------------ */

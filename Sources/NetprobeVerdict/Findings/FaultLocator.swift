@@ -34,6 +34,9 @@ public struct GatewayNeighbour: Sendable, Equatable {
         self.state = state
     }
 
+    /// The family of its address: an ICMP error proves only a gateway of its own family answered.
+    public var family: AddressFamily { address.contains(":") ? .ipv6 : .ipv4 }
+
     /// true: it answered and the kernel confirmed it lately (or it needs no answer: a static entry);
     /// false: asked and silent; nil: the table does not tell (no entry, or an old answer that the
     /// kernel is still confirming: STALE, DELAY, PROBE become FAILED only seconds later).
@@ -125,10 +128,12 @@ public enum FaultLocator {
         default: break
         }
         guard !evidence.gateways.contains(where: { $0.answers == false }) else { return nil }
-        // A router's error proves the packets left through the gateway, whatever its entry says.
+        // A router's error proves the packets left through the gateway of its family, whatever its
+        // entry says: an ICMPv6 error says nothing of the IPv4 gateway, nor ICMP of the IPv6 one.
         // Port unreachable is the destination itself refusing: it says nothing of the way.
         let errors = evidence.routerErrors.filter { $0.kind != .portUnreachable }
-        let answering = evidence.gateways.first { $0.answers == true } ?? (errors.isEmpty ? nil : evidence.gateways.first)
+        let answering = evidence.gateways.first { $0.answers == true }
+            ?? evidence.gateways.first { gateway in errors.contains { $0.family == gateway.family } }
         let router = answering.map { "router \(hop($0)): neighbour \($0.state?.rawValue ?? "none")" }
         switch conclusion.reason {
         case .dnsFailed:
@@ -140,14 +145,16 @@ public enum FaultLocator {
             return dns(evidence.resolvers, singular: "does not answer", plural: "do not answer",
                        detail: "no answer before the deadline", router: router, address: answering.address)
         case .timeout, .connectFailed:
-            return upstream(conclusion.reason, gateway: answering?.address, router: router, errors: errors)
+            return upstream(conclusion.reason, gateways: evidence.gateways, answering: answering, router: router, errors: errors)
         default:
             return nil
         }
     }
 
     /// Nothing beyond the gateway answers; the routers that said why are named (a few at most).
-    static func upstream(_ reason: Reason, gateway: String?, router: String?, errors: [RouterError]) -> FaultFinding? {
+    /// The first error is set beside the gateway of its own family, never the other one's.
+    static func upstream(_ reason: Reason, gateways: [GatewayNeighbour], answering: GatewayNeighbour?, router: String?,
+                         errors: [RouterError]) -> FaultFinding? {
         var said: [RouterError] = []
         for error in errors where !said.contains(where: { $0.router == error.router && $0.kind == error.kind }) && said.count < 3 {
             said.append(error)
@@ -156,10 +163,11 @@ public enum FaultLocator {
         let beyond = router == nil ? reason.rawValue : "beyond it: \(reason.rawValue)"
         let detail = [router, beyond, heard.isEmpty ? nil : heard].compactMap { $0 }.joined(separator: "; ")
         guard let first = said.first else {
-            guard let gateway else { return nil }
+            guard let gateway = answering?.address else { return nil }
             return FaultFinding(.upstream, detail: detail, summary: "the router \(gateway) answers, but nothing beyond it does")
         }
-        guard let gateway else {
+        let own = answering.flatMap { $0.family == first.family ? $0 : nil } ?? gateways.first { $0.family == first.family }
+        guard let gateway = own?.address else {
             return FaultFinding(.upstream, detail: detail, summary: "the router \(first.router) reports: \(first.words)")
         }
         if first.router == gateway {

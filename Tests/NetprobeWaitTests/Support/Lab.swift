@@ -7,6 +7,7 @@ enum Tool {
     static let nft = find("nft")
     static let python = find("python3")
     static let bash = find("bash")
+    static let unshare = find("unshare")
     static let systemdAnalyze = find("systemd-analyze")
 
     static func find(_ name: String) -> String {
@@ -139,6 +140,15 @@ final class Lab {
     /// Starts `netprobe ARGS` inside the namespace (`ip netns exec` execs in place: the pid is netprobe's).
     func netprobe(_ arguments: [String]) throws -> Child {
         try Child(Tool.ip, ["netns", "exec", namespace, NetprobeBinary.path] + arguments)
+    }
+
+    /// Starts `netprobe ARGS` inside the namespace as the shipped units' sandbox shows it the
+    /// machine: a /proc of its own with the processes only (`ProcSubset=pid`: no /proc/sys, no
+    /// kernel boot id), in a private mount namespace; `environment` as the unit sets it.
+    func netprobeProcSubsetPid(_ arguments: [String], environment: [String] = []) throws -> Child {
+        let script = "mount -t proc -o subset=pid,hidepid=invisible proc /proc && exec env \"$@\""
+        return try Child(Tool.ip, ["netns", "exec", namespace, Tool.unshare, "--mount", "--propagation", "private",
+                                   Tool.bash, "-c", script, "sandbox"] + environment + [NetprobeBinary.path] + arguments)
     }
 
     /// Writes `text` to a file in the lab directory; returns its path.

@@ -1,0 +1,19 @@
+# shellcheck shell=bash disable=SC2034 # a scenario: lab up runs setup(), lab/test reads the rest
+DESCRIPTION="the same over IPv6 only (ICMPv6 no route once per connection): online"
+setup() {
+    client_ipv6
+    dns_vendors
+    web_vendors
+    unreachable_once 6
+}
+TIMEOUT=6
+EXPECT_EXIT=0
+EXPECT_VERDICT=online
+EXPECT_REASON=probes-validated
+CHECKS=(
+    # The router did say it: every connection sent met one error after its handshake.
+    'counters["transient_unreachable"] > 0'
+    # No probe sent ended on it: each retransmitted and was answered.
+    'all(p["outcome"] in ("success", "skipped") for p in probes)'
+    'r["fault"] is None'
+)
