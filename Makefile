@@ -223,22 +223,23 @@ uninstall:
 # (and its selective reading against the full one), probes.json, Captive Portal API answers,
 # portal markup, the probe classifier, the terminal escaper, DNS messages, DHCP leases and
 # link state files, RFC 3339 timestamps
-# and `report` on whole logs. The pure modules (NetprobeWire, NetprobeVerdict, NetprobeOutput,
-# NetprobeReport: no file system, no C) are compiled with swiftc into instrumented static
+# and `report` on whole logs. The pure modules (NetprobeWire, NetprobeLinkState, NetprobeVerdict,
+# NetprobeOutput, NetprobeReport: no file system, no C) are compiled with swiftc into instrumented static
 # libraries, each on the ones below it; each target links them all.
 # `make fuzz` runs each for FUZZ_SECONDS on a copy of its seed corpus (fuzz/corpus/TARGET);
 # `make fuzz-ci` is the short pass `make check` runs, failing on the first crash.
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS = json jsonselect config capport markup classifier escape dns lease timestamp watchlog
 FUZZ_DIR = .build/fuzz
-FUZZ_MODULES = NetprobeWire NetprobeVerdict NetprobeOutput NetprobeReport
+FUZZ_MODULES = NetprobeWire NetprobeLinkState NetprobeVerdict NetprobeOutput NetprobeReport
 FUZZ_LIBS = $(foreach module,$(FUZZ_MODULES),$(FUZZ_DIR)/lib$(module).a)
 FUZZ_FLAGS = -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -use-ld=lld -package-name netprobe
 SWIFTC ?= swiftc
 
 module_sources = $(shell find Sources/$(1) -name '*.swift' | sort)
 $(FUZZ_DIR)/libNetprobeWire.a: $(call module_sources,NetprobeWire)
-$(FUZZ_DIR)/libNetprobeVerdict.a: $(call module_sources,NetprobeVerdict) $(FUZZ_DIR)/libNetprobeWire.a
+$(FUZZ_DIR)/libNetprobeLinkState.a: $(call module_sources,NetprobeLinkState) $(FUZZ_DIR)/libNetprobeWire.a
+$(FUZZ_DIR)/libNetprobeVerdict.a: $(call module_sources,NetprobeVerdict) $(FUZZ_DIR)/libNetprobeLinkState.a
 $(FUZZ_DIR)/libNetprobeOutput.a: $(call module_sources,NetprobeOutput) $(FUZZ_DIR)/libNetprobeVerdict.a
 $(FUZZ_DIR)/libNetprobeReport.a: $(call module_sources,NetprobeReport) $(FUZZ_DIR)/libNetprobeOutput.a
 $(FUZZ_LIBS):

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CLibc
 import NetprobeWire
+import NetprobeLinkState
 import NetprobeVerdict
 
 /// Sends one DHCPINFORM (RFC 2131 section 4.4.3) on an interface to the server that leased the

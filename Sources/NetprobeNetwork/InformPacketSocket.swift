@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CLibc
 import NetprobeWire
+import NetprobeLinkState
 
 /// UDP port 68 of one interface seen from a packet socket, beside the DHCPINFORM's own UDP
 /// socket. A DHCP client that keeps a socket bound to its leased address (networkd, dhcpcd,

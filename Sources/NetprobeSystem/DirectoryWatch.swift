@@ -12,7 +12,8 @@ import NetprobeVerdict
 ///
 /// It never goes deaf. A directory that does not exist yet (a DHCP client installed or first
 /// run after watch started, /run/systemd/netif before networkd) is watched through its nearest
-/// existing parent and added when it appears. One that is removed, or moved away, ends its
+/// existing parent and added when it appears; only the creation of the next directory on the
+/// way to it wakes the caller, not every directory made in that parent (/var, /run). One that is removed, or moved away, ends its
 /// watch (the kernel says IN_IGNORED): it is watched through its parent again until it is back.
 /// A queue overflow (IN_Q_OVERFLOW: events were lost) arms every watch anew and counts as a
 /// change, so the caller reads every file again.
@@ -23,8 +24,9 @@ public final class DirectoryWatch {
     public let directories: [String]
     /// Each watched path's watch: the directories that exist, and the nearest existing parent of each that does not.
     private var watches: [String: Int32] = [:]
-    /// The watches on parents only: a file created there is none of ours, a directory may be.
-    private var parents: Set<Int32> = []
+    /// The watches on parents only, each with the names of the directories in it that lead to a
+    /// wanted one: a file created there is none of ours, and only these directories are.
+    private var parents: [Int32: Set<String>] = [:]
     /// Watches this object ended itself: the kernel's IN_IGNORED for them is no news.
     private var retired: Set<Int32> = []
     /// How many times the kernel's event queue overflowed (each answered by a full re-read).
@@ -59,7 +61,7 @@ public final class DirectoryWatch {
 
     /// The directories asked for that exist and are watched themselves.
     public var watched: [String] {
-        directories.filter { watches[$0].map { !parents.contains($0) } ?? false }
+        directories.filter { watches[$0].map { parents[$0] == nil } ?? false }
     }
 
     /// Drains what is queued; true when anything was that can concern the files (a parent's
@@ -84,36 +86,47 @@ public final class DirectoryWatch {
     }
 
     /// Reads the events in `bytes` (struct inotify_event, one after the other): whether any
-    /// concerns the files, and whether the watches must be armed again (a directory came or
-    /// went, a watch ended, events were lost).
-    static func scan(_ bytes: ArraySlice<UInt8>, parents: Set<Int32>, retired: inout Set<Int32>) -> (concerns: Bool, rearm: Bool) {
+    /// concerns the files, and whether the watches must be armed again (a directory on the way
+    /// came or went, a watch ended, events were lost). `parents` names, for each watch on a
+    /// parent, the directories in it that lead to a wanted one.
+    static func scan(_ bytes: ArraySlice<UInt8>, parents: [Int32: Set<String>],
+                     retired: inout Set<Int32>) -> (concerns: Bool, rearm: Bool) {
         var concerns = false, rearm = false
-        forEachEvent(bytes) { watch, mask in
+        forEachEvent(bytes) { watch, mask, name in
             if mask & UInt32(IN_IGNORED) != 0, retired.remove(watch) != nil { return }
-            let directoryMoved = mask & UInt32(IN_ISDIR) != 0 && mask & UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE) != 0
             let watchEnded = mask & (UInt32(IN_IGNORED | IN_Q_OVERFLOW) | UInt32(IN_DELETE_SELF | IN_MOVE_SELF)) != 0
+            let directoryMoved = mask & UInt32(IN_ISDIR) != 0 && mask & UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE) != 0
+            if let wanted = parents[watch] {
+                // On a parent, only a directory on the way coming, or the parent going, matters.
+                guard watchEnded || (directoryMoved && wanted.contains(name)) else { return }
+                concerns = true
+                rearm = true
+                return
+            }
             if directoryMoved || watchEnded { rearm = true }
-            // On a parent, only a directory that comes or goes, or the parent going, can matter.
-            if !parents.contains(watch) || directoryMoved || watchEnded { concerns = true }
+            concerns = true
         }
         return (concerns, rearm)
     }
 
     static func overflowed(_ bytes: ArraySlice<UInt8>) -> Bool {
         var overflow = false
-        forEachEvent(bytes) { _, mask in if mask & UInt32(IN_Q_OVERFLOW) != 0 { overflow = true } }
+        forEachEvent(bytes) { _, mask, _ in if mask & UInt32(IN_Q_OVERFLOW) != 0 { overflow = true } }
         return overflow
     }
 
-    /// The kernel writes whole events: a 16-byte header (wd, mask, cookie, len) and `len` bytes of name.
-    private static func forEachEvent(_ bytes: ArraySlice<UInt8>, _ body: (Int32, UInt32) -> Void) {
+    /// The kernel writes whole events: a 16-byte header (wd, mask, cookie, len) and `len` bytes
+    /// of name, NUL-padded (empty for an event on the watched directory itself).
+    private static func forEachEvent(_ bytes: ArraySlice<UInt8>, _ body: (Int32, UInt32, String) -> Void) {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset + 16 <= raw.count {
                 let watch = raw.loadUnaligned(fromByteOffset: offset, as: Int32.self)
                 let mask = raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
                 let nameLength = Int(raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
-                body(watch, mask)
+                let end = min(raw.count, offset + 16 + nameLength)
+                let name = raw[(offset + 16)..<end].prefix { $0 != 0 }
+                body(watch, mask, String(decoding: name, as: UTF8.self))
                 offset += 16 + nameLength
             }
         }
@@ -123,25 +136,29 @@ public final class DirectoryWatch {
     /// not; ends the watches no longer needed. Idempotent: a path watched already keeps its watch.
     private func arm() {
         var masks: [String: UInt32] = [:]
+        var ways: [String: Set<String>] = [:]
         var order: [String] = []
         for directory in directories {
             var path = directory
             var mask = Self.contentMask
+            var next: String?
             while !Self.isDirectory(path), let parent = Self.parent(of: path) {
+                next = Self.lastComponent(of: path)
                 path = parent
                 mask = Self.parentMask
             }
             if masks[path] == nil { order.append(path) }
             masks[path, default: 0] |= mask
+            if let next { ways[path, default: []].insert(next) }
         }
         var fresh: [String: Int32] = [:]
-        var freshParents: Set<Int32> = []
+        var freshParents: [Int32: Set<String>] = [:]
         for path in order {
             let mask = masks[path]!
             let watch = inotify_add_watch(descriptor, path, mask)
             guard watch >= 0 else { continue }  // gone meanwhile: its parent's event arms it again
             fresh[path] = watch
-            if mask & UInt32(IN_MODIFY) == 0 { freshParents.insert(watch) }
+            if mask & UInt32(IN_MODIFY) == 0 { freshParents[watch] = ways[path] ?? [] }
         }
         let kept = Set(fresh.values)
         for watch in Set(watches.values) where !kept.contains(watch) {
@@ -150,6 +167,13 @@ public final class DirectoryWatch {
         }
         watches = fresh
         parents = freshParents
+    }
+
+    /// The last component of a path ("links" of "/run/systemd/netif/links/").
+    static func lastComponent(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        return String(trimmed.split(separator: "/").last ?? trimmed)
     }
 
     private static func isDirectory(_ path: String) -> Bool {

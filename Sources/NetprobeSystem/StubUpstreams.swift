@@ -1,4 +1,5 @@
 import NetprobeWire
+import NetprobeLinkState
 import NetprobeVerdict
 
 /// What a local stub resolver forwards to. A stub (systemd-resolved's 127.0.0.53, the dnsmasq

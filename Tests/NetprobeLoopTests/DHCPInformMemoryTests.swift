@@ -1,5 +1,6 @@
 import Foundation
 @testable import NetprobeWire
+@testable import NetprobeLinkState
 @testable import NetprobeVerdict
 @testable import NetprobeOutput
 @testable import NetprobeSystem

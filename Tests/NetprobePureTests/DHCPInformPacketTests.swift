@@ -1,4 +1,5 @@
 @testable import NetprobeWire
+@testable import NetprobeLinkState
 import Testing
 
 /// The IP and UDP headers around a DHCP server's answer as a packet socket hands it over:

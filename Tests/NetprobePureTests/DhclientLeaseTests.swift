@@ -1,5 +1,6 @@
 import Foundation
 @testable import NetprobeWire
+@testable import NetprobeLinkState
 import Testing
 
 /// dhclient.leases(5) read as dhclient writes it.

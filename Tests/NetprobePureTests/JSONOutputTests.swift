@@ -9,11 +9,11 @@ import Foundation
 @testable import NetprobeWatch
 import Testing
 
-/// The hand-written JSON output (JSONWriter) writes what JSONEncoder with sorted keys and
-/// unescaped slashes wrote: every report shape, hostile strings in every field, and the
-/// durations' number forms. Reports and paths are held to fingerprints recorded when both
-/// writers were compared byte for byte (JSONOutputFingerprints.txt); numbers and strings are
-/// compared with JSONEncoder itself on plain values.
+/// What the written JSON documents mean: every report and path shape, with hostile strings in
+/// every field and every duration form, is valid against the schema the project ships for it,
+/// sorted and strict as JSONEncoder with sorted keys and unescaped slashes wrote it, the same
+/// in compact and pretty form, and carries the values its fixture fixed; numbers and strings
+/// are compared with JSONEncoder itself on plain values.
 @Suite struct JSONOutputTests {
     /// Quotes, backslashes, slashes, every C0 control, DEL and C1, non-ASCII, emoji, bidi,
     /// line/paragraph separators: what an interface name, a DNS server line or a portal can carry.
@@ -107,62 +107,147 @@ import Testing
         return reports
     }
 
-    /// FNV-1a 64 of the UTF-8 bytes: a fingerprint to notice a change, not a defence.
-    static func fingerprint(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        let hex = String(hash, radix: 16)
-        return "\(text.utf8.count) " + String(repeating: "0", count: 16 - hex.count) + hex
+    /// Each document, compact and pretty, validated by a real JSON Schema validator
+    /// (scripts/validate-json, python3-jsonschema) against the schema the project ships for it:
+    /// every key, type, enum and required member the schema describes.
+    static func validate(_ documents: [String], against schema: String) throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("netprobe-json-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var files: [String] = []
+        for (index, document) in documents.enumerated() {
+            let file = directory.appendingPathComponent("\(index).json")
+            try Data(document.utf8).write(to: file)
+            files.append(file.path)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [root.appendingPathComponent("scripts/validate-json").path,
+                             root.appendingPathComponent("schemas/\(schema)").path] + files
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(schema): \(text)")
     }
 
-    static let recorded: [String: String] = {
-        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("JSONOutputFingerprints.txt")
-        let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-        var table: [String: String] = [:]
-        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-            let fields = line.split(separator: " ", maxSplits: 1)
-            if fields.count == 2 { table[String(fields[0])] = String(fields[1]) }
-        }
-        return table
-    }()
-
-    /// Re-recording, after a change that adds keys on purpose: with NETPROBE_RECORD_FINGERPRINTS=FILE
-    /// (with `swift test --no-parallel`) each fingerprint is appended to FILE, to be copied into
-    /// JSONOutputFingerprints.txt, and the test
-    /// fails, so a recording run can never pass for a checked one.
-    static func rerecord(_ name: String, _ written: String) -> Bool {
-        guard let file = ProcessInfo.processInfo.environment["NETPROBE_RECORD_FINGERPRINTS"], !file.isEmpty else { return false }
-        let line = "\(name) \(fingerprint(written))\n"
-        if let handle = FileHandle(forWritingAtPath: file) {
-            handle.seekToEndOfFile()
-            handle.write(Data(line.utf8))
-            handle.closeFile()
-        } else {
-            _ = FileManager.default.createFile(atPath: file, contents: Data(line.utf8))
-        }
-        Issue.record("re-recorded \(name) into \(file): not a check")
-        return true
-    }
-
-    @Test(arguments: [false, true])
-    func reportsAreWrittenAsRecorded(_ pretty: Bool) throws {
-        for (index, report) in Self.reports.enumerated() {
-            let name = "report-\(index)" + (pretty ? "-pretty" : "")
-            let written = JSONFormatter.format(report, pretty: pretty)
-            if Self.rerecord(name, written) { continue }
-            let expected = try #require(Self.recorded[name], "no fingerprint for \(name)")
-            #expect(Self.fingerprint(written) == expected, "\(name) differs from the recorded output:\n\(written)")
+    /// The keys of every object in `value`, in the order the text wrote them (the members'
+    /// offsets), each object's list on its own.
+    static func keyOrders(_ value: JSONValue) -> [[String]] {
+        switch value.content {
+        case .array(let items): return items.flatMap(keyOrders)
+        case .object(let members):
+            let written = members.sorted { $0.value.position.offset < $1.value.position.offset }
+            return [written.map(\.key.text)] + written.flatMap { keyOrders($0.value) }
+        default: return []
         }
     }
 
-    @Test(arguments: [false, true])
-    func pathsAreWrittenAsRecorded(_ pretty: Bool) throws {
-        for (index, path) in [ReportFixtures.path, Self.hostilePath, Self.emptyPath].enumerated() {
-            let name = "path-\(index)" + (pretty ? "-pretty" : "")
-            let written = JSONFormatter.format(path, pretty: pretty)
-            if Self.rerecord(name, written) { continue }
-            let expected = try #require(Self.recorded[name], "no fingerprint for \(name)")
-            #expect(Self.fingerprint(written) == expected, "\(name) differs from the recorded output:\n\(written)")
+    static func parsed(_ text: String) throws -> JSONValue {
+        try JSONReader.parse(Array(text.utf8), limits: .init(maxBytes: 1 << 22, maxDepth: 64))
+    }
+
+    static func foundation(_ text: String) throws -> NSObject {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) as? NSObject)
+    }
+
+    /// A report of every optional part with values a check could really give (the hostile
+    /// fixtures carry strings and numbers no schema allows, on purpose: they test the writer).
+    static func realistic(ms: Double, capport: CapportReport.State = .answered) -> Report {
+        var report = rich(ms: ms, text: "http://login.example/portal?room=1", capport: capport)
+        report.path = ReportFixtures.path
+        let canary = DNSCanaryReport(name: "netprobe-canary.invalid", resolved: true, address: "10.66.0.1")
+        let answer = CapportAnswer(captive: true, userPortalURL: "https://login.example/portal", venueInfoURL: nil,
+                                   secondsRemaining: 3600, bytesRemaining: 1 << 40, canExtendSession: false)
+        for index in report.paths.indices {
+            report.paths[index].interface = report.paths[index].interface.map { _ in "eth0" }
+            report.paths[index].canary = report.paths[index].canary.map { _ in canary }
+            report.paths[index].capport = report.paths[index].capport.map { _ in
+                CapportReport(uri: "https://capport.example/api", source: "dhcpinform", interface: "eth0", state: capport,
+                              error: nil, status: 200, answer: capport == .answered ? answer : nil, durationMs: ms)
+            }
+            report.paths[index].inform = report.paths[index].inform.map { _ in
+                DHCPInformReport(interface: "eth0", clientAddress: "198.51.100.2", state: .answered, server: "198.51.100.1",
+                                 captivePortal: "https://capport.example/api", nameServers: ["198.51.100.1"], durationMs: ms)
+            }
+        }
+        report.paths[report.overall].probes = ReportFixtures.evidence()
+        return report
+    }
+
+    @Test func reportsAreValidAgainstTheReportSchema() throws {
+        let reports = Self.reports.prefix(3) + [Self.realistic(ms: 42), Self.realistic(ms: 7, capport: .unrestricted)]
+            + Self.durations.filter { $0 >= 0 }.map { Self.realistic(ms: $0) }
+        try Self.validate(reports.flatMap { [JSONFormatter.format($0), JSONFormatter.format($0, pretty: true)] },
+                          against: "report.schema.json")
+    }
+
+    @Test func pathsAreValidAgainstThePathSchema() throws {
+        let paths = [ReportFixtures.path, Self.emptyPath]
+        try Self.validate(paths.flatMap { [JSONFormatter.format($0), JSONFormatter.format($0, pretty: true)] },
+                          against: "path.schema.json")
+    }
+
+    /// As JSONEncoder with `.sortedKeys` and `.withoutEscapingSlashes` wrote them: keys in the
+    /// order of their UTF-8 bytes in every object, no key twice (the strict reader refuses that),
+    /// slashes as they are; the pretty form says exactly what the compact one says.
+    @Test func everyDocumentIsSortedStrictAndTheSameInBothForms() throws {
+        let documents = Self.reports.map { (JSONFormatter.format($0), JSONFormatter.format($0, pretty: true)) }
+            + [ReportFixtures.path, Self.hostilePath, Self.emptyPath].map { (JSONFormatter.format($0), JSONFormatter.format($0, pretty: true)) }
+        for (compact, pretty) in documents {
+            let value = try Self.parsed(compact)
+            for keys in Self.keyOrders(value) {
+                #expect(keys == keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }, "\(keys)")
+            }
+            #expect(!compact.contains("\\/") && !compact.contains("\n"), "compact output is one line with slashes unescaped")
+            #expect(pretty.contains("\n  \""), "the pretty form is indented")
+            #expect(try Self.foundation(compact).isEqual(try Self.foundation(pretty)))
+        }
+    }
+
+    /// The values the rich fixture fixes, where a reader of the document finds them.
+    @Test func theRichReportSaysWhatItsFixtureHolds() throws {
+        let text = JSONFormatter.format(Self.rich(ms: 42, text: "plain/ascii-only"))
+        let document = try #require(try Self.foundation(text) as? [String: Any])
+        #expect(document["schema_version"] as? Int == 1)
+        #expect(document["verdict"] as? String == "online" && document["reason"] as? String == "probes-validated")
+        #expect(document["duration_ms"] as? Double == 42 && document["timestamp"] as? String == "1969-12-31T23:59:58.500Z")
+        let portal = try #require(document["portal"] as? [String: Any])
+        #expect(portal["url"] as? String == "plain/ascii-only" && portal["source"] as? String == "wispr")
+        #expect((portal["wispr"] as? [String: Any])?["message_type"] as? Int == 100)
+        let paths = try #require(document["paths"] as? [[String: Any]])
+        #expect(paths.count == 2)
+        #expect(paths.map { $0["verdict"] as? String } == ["offline", "online"])
+        #expect(paths[0]["fault"] as? String == "gateway" && paths[0]["interface"] is NSNull)
+        #expect(paths[1]["default"] as? Bool == true && paths[1]["family"] as? String == "ipv6")
+        let probes = try #require(document["probes"] as? [[String: Any]])
+        #expect(probes.map { $0["outcome"] as? String } == ["failure", "failure", "success", "skipped", "skipped"])
+        #expect(probes[0]["proxy"] as? String == "http://plain/ascii-only")
+        let inform = try #require(document["dhcp_inform"] as? [String: Any])
+        #expect(inform["server"] as? String == "198.51.100.1" && inform["state"] as? String == "answered")
+        #expect(inform["dns"] as? [String] == ["198.51.100.1"] && inform["ignored"] as? Int == 0)
+        let capport = try #require(document["capport"] as? [String: Any])
+        #expect(capport["state"] as? String == "answered" && capport["seconds_remaining"] as? Int == 3600)
+        #expect(document["partial"] as? Bool == true && document["proxy"] as? Bool == true)
+        let interfaces = try #require(document["interfaces"] as? [[String: Any]])
+        #expect(interfaces.map { $0["type"] as? String } == ["wifi", "cellular", "tunnel"])
+    }
+
+    /// Every duration form the checks produce is written as JSONEncoder writes that number.
+    @Test func durationsAreWrittenAsJSONEncoderWritesThem() throws {
+        for ms in Self.durations {
+            let text = JSONFormatter.format(Self.rich(ms: ms))
+            let value = try Self.parsed(text)
+            guard case .object(let members) = value.content, let duration = members["duration_ms"] else {
+                Issue.record("no duration_ms for \(ms)")
+                continue
+            }
+            let start = text.utf8.index(text.utf8.startIndex, offsetBy: duration.position.offset)
+            let written = String(text.utf8[start...].prefix { $0 != UInt8(ascii: ",") && $0 != UInt8(ascii: "}") })!
+            #expect(written == Self.encoderOutput(Rounding.ms(ms)), "\(ms)")
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import CLibc
 import Synchronization
 @testable import NetprobeWire
+@testable import NetprobeLinkState
 @testable import NetprobeNetwork
 @testable import NetprobeCheck
 import Testing

@@ -1,4 +1,5 @@
 @testable import NetprobeWire
+@testable import NetprobeLinkState
 @testable import NetprobeVerdict
 @testable import NetprobeOutput
 @testable import NetprobeReport

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import NetprobeWire
+import NetprobeLinkState
 import NetprobeVerdict
 
 /// dhcpcd's leases. It names them after the interface, and on Wi-Fi after the network too,

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import NetprobeWire
+import NetprobeLinkState
 import NetprobeVerdict
 
 /// The one reader of what the program that configured a link recorded about it: the Captive

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import CSystemd
 import NetprobeWire
+import NetprobeLinkState
 
 /// Which daemons that configure links are asked through their public interfaces, before any of
 /// their files is read: NetworkManager and systemd-resolved over D-Bus (the system bus, or

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CSystemd
 import NetprobeWire
+import NetprobeLinkState
 
 /// libsystemd, loaded once on first use (`netprobe_systemd_load`); nil, with why, when it cannot
 /// be: then no owner is asked and the files are read instead.

@@ -1,3 +1,5 @@
+import NetprobeWire
+
 /// systemd-style state files (`KEY=value` lines): networkd's per-link state and
 /// NetworkManager's internal DHCP client leases.
 public enum KeyValueState {

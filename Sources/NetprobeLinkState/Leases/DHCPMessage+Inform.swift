@@ -1,3 +1,5 @@
+import NetprobeWire
+
 /// DHCPINFORM (RFC 2131 sections 3.4 and 4.4.3): a client that already has its address asks
 /// the network for configuration only. netprobe asks for the Captive Portal API (option 114,
 /// RFC 8910) and the resolvers (option 6) when the machine's own DHCP client did not keep them.

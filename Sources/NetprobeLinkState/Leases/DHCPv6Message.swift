@@ -1,3 +1,5 @@
+import NetprobeWire
+
 /// The options of a raw DHCPv6 message (RFC 8415), as dhcpcd keeps the server's reply in its
 /// `.lease6` file: message type, transaction ID, then options of a 16-bit code and length.
 /// Only what netprobe reads: the addresses leased (IA_NA's IAADDR), the resolvers (option 23,

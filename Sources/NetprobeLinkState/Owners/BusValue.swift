@@ -1,3 +1,5 @@
+import NetprobeWire
+
 /// One value of a D-Bus reply, as the daemon that configured a link sent it (read by
 /// `SystemBus` in NetprobeSystem). The reply's bytes are sd-bus's to check; what arrives here is
 /// typed, and the readers below (`NetworkManagerAnswer`, `ResolvedAnswer`) take from it only

@@ -1,3 +1,5 @@
+import NetprobeWire
+
 /// What NetworkManager says of one device over D-Bus: the DHCP options it received (DHCP4Config
 /// and DHCP6Config `Options`), and the name servers of its IP configurations (IP4Config and
 /// IP6Config `NameserverData`, which also hold servers set by hand and, for IPv6, RDNSS).

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import NetprobeWire
 
 /// The statements of one ISC dhclient `lease { ... }` block that matter here, read as dhclient
 /// writes them (dhclient.leases(5)): statements end with `;`, strings are quoted with `\"`,

@@ -1,3 +1,5 @@
+import NetprobeWire
+
 /// The options of a raw DHCPv4 message (RFC 2131/2132), as dhcpcd keeps the server's answer
 /// in its lease file: BOOTP header, magic cookie, then options. Only what netprobe reads.
 public enum DHCPMessage {

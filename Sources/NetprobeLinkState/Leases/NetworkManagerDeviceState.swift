@@ -1,3 +1,5 @@
+import NetprobeWire
+
 /// NetworkManager's state of one device, `/run/NetworkManager/devices/IFINDEX`: a keyfile it
 /// rewrites as the device changes, whose `[dhcp4]` and `[dhcp6]` groups hold the options the
 /// DHCP server sent (`dhcp4.domain_name_servers=198.51.100.1`, `dhcp4.ip_address=`,

@@ -1,3 +1,5 @@
+import NetprobeWire
+
 /// An IPv4 packet carrying one whole UDP datagram, as a packet socket hands it over from its IP
 /// header on (RFC 791, RFC 768). Read to find a DHCP server's answer that another program's
 /// connected socket takes from netprobe's: every length is checked against the bytes there,
