@@ -75,8 +75,9 @@ struct Round {
     private let started: ContinuousClock.Instant
     private var deadline: ContinuousClock.Instant
 
-    /// `hedged`: each path sends its probes in waves (`WavePlan`, first wave varied by `rotation`).
-    init(_ plans: [PathPlan], quorum: Int, started: ContinuousClock.Instant, hedged: Bool = false, rotation: Int = 0) {
+    /// `hedged`: each path sends its probes in waves (`WavePlan`), its first wave drawn by `draw`.
+    init(_ plans: [PathPlan], quorum: Int, started: ContinuousClock.Instant, hedged: Bool = false,
+         draw: WaveDraw = .random) {
         self.started = started
         self.deadline = started
         paths = plans.map { plan in
@@ -93,7 +94,7 @@ struct Round {
                 paths[index].running.insert(renamed.name)
                 requests.append(renamed)
             }
-            let first = hedged ? Set(WavePlan.firstWave(plan.specs, quorum: quorum, rotation: rotation).map(\.name))
+            let first = hedged ? Set(WavePlan.firstWave(plan.specs, quorum: quorum, draw: draw.pick).map(\.name))
                                : Set(plan.specs.map(\.name))
             for (request, spec) in zip(plan.requests, plan.specs) {
                 var request = request
@@ -209,7 +210,12 @@ struct Round {
         guard !paths[index].held.isEmpty else { return }
         paths[index].hedgeAt = step.hedgeAt.map { started + $0 }
         runner.release(names(paths[index].held.map(\.name)), at: paths[index].hedgeAt ?? deadline)
-        if let hedgeAt = paths[index].hedgeAt { Self.releaseCanary(&paths[index], index: index, at: hedgeAt, runner: runner) }
+        if let hedgeAt = paths[index].hedgeAt {
+            // A hedge put off (the first wave's plain HTTP is in, its HTTPS gets longer) puts off
+            // the canary with it, unless it is already out.
+            if let release = paths[index].canaryRelease, release > now { paths[index].canaryRelease = nil }
+            Self.releaseCanary(&paths[index], index: index, at: hedgeAt, runner: runner)
+        }
     }
 
     /// Lets the held canary go at `instant`, or earlier than already planned.
