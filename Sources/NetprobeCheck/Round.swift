@@ -54,6 +54,8 @@ struct Round {
         var hedged = false
         /// When the runner sends whatever is still held (the hedge); nil: not scheduled.
         var hedgeAt: ContinuousClock.Instant?
+        /// The hedge has passed: the runner has sent what was held then.
+        var hedgeSent = false
         /// Waves: the canary goes with the later wave (or the hedge), or when only its answer could
         /// still change the reason; a path the first wave settles never sends it. `canaryRelease`
         /// is when it was let go (nil: held still).
@@ -185,6 +187,7 @@ struct Round {
     /// The wave plan's step after an answer: held probes sent now, dropped for good, or hedged.
     private mutating func wave(_ index: Int, now: ContinuousClock.Instant, runner: some TransferRunner) {
         guard !paths[index].held.isEmpty else { return }
+        if let hedgeAt = paths[index].hedgeAt, hedgeAt <= now { paths[index].hedgeSent = true }
         let step = WavePlan.next(WavePlan.State(findings: paths[index].findings, held: paths[index].held,
                                                 elapsed: started.duration(to: now), firstAnswer: paths[index].firstAnswer))
         func names(_ list: [String]) -> Set<String> { Set(list.map { "\(index)/\($0)" }) }
@@ -197,6 +200,9 @@ struct Round {
                 let https = paths[index].held.filter { $0.isHTTPS && step.send.contains($0.name) }.map(\.name)
                 if now < grace.instant {
                     runner.end(names(https), at: grace.instant, with: grace.error)
+                } else if paths[index].hedgeSent {
+                    // Out since the hedge, silent as long as the grace already: they end with it.
+                    runner.end(names(https), at: now, with: grace.error)
                 } else {
                     runner.end(names(https), at: now + grace.length, with: HTTPSGrace.expired(after: grace.length))
                 }

@@ -178,3 +178,18 @@ import Testing
         #expect(Set(runner.sent).isSuperset(of: ["apple", "google", "microsoft"]), "\(runner.sent)")
     }
 }
+
+extension WaveLoopTests {
+    /// A port 443 that refuses: the first wave's HTTPS probe refused, before or after its plain
+    /// HTTP validated, sends every other probe, and partial rests on every HTTPS operator.
+    @Test(arguments: [1, 8])
+    func aRefusedFirstHTTPSProbeSendsTheRest(_ refusedMs: Int) throws {
+        let rank = Self.ranks.first { Set(Self.names($0)) == ["firefox", "microsoft", "apple-https"] }!
+        let runner = ScriptedRunner { name, _ in
+            name.hasSuffix("-https") ? ScriptedRunner.Answer(at: .milliseconds(refusedMs), error: .refused) : Self.good(name, 6)
+        }
+        let report = try Kit.checker(Kit.dualStack, runner).run(Self.options(draw: rank))
+        #expect(report.verdict == .online && report.partial == true)
+        #expect(Set(runner.sent).isSuperset(of: ["apple", "google", "gnome", "google-https", "cloudflare-https"]), "\(runner.sent)")
+    }
+}
