@@ -51,11 +51,15 @@ public enum WavePlan {
         public var send: [String] = []
         public var drop: [String] = []
         public var hedgeAt: Duration?
+        /// The hedge is the first wave's HTTPS grace, this long (`httpsHedge`): HTTPS sent at
+        /// its end is waited for as long.
+        public var httpsWait: Duration?
 
-        public init(send: [String] = [], drop: [String] = [], hedgeAt: Duration? = nil) {
+        public init(send: [String] = [], drop: [String] = [], hedgeAt: Duration? = nil, httpsWait: Duration? = nil) {
             self.send = send
             self.drop = drop
             self.hedgeAt = hedgeAt
+            self.httpsWait = httpsWait
         }
     }
 
@@ -93,7 +97,8 @@ public enum WavePlan {
         }
         // Plain HTTP all in, HTTPS still running: it gets the HTTPS grace before the rest go.
         if !sent.pending.isEmpty, sent.pending.allSatisfy(\.isHTTPS), answered.contains(where: { !$0.spec.isHTTPS }) {
-            return Step(hedgeAt: httpsHedge(elapsed: state.elapsed))
+            let hedgeAt = httpsHedge(elapsed: state.elapsed)
+            return Step(hedgeAt: hedgeAt, httpsWait: hedgeAt - state.elapsed)
         }
         // Plain HTTP still silent after HTTPS answered (port 80 dropped?) is left to the hedge:
         // a resumed TLS handshake often beats plain HTTP on a healthy network.

@@ -192,4 +192,18 @@ extension WaveLoopTests {
         #expect(report.verdict == .online && report.partial == true)
         #expect(Set(runner.sent).isSuperset(of: ["apple", "google", "gnome", "google-https", "cloudflare-https"]), "\(runner.sent)")
     }
+
+    /// Port 443 silently dropped: the first wave's HTTPS grace is the hedge, the HTTPS it sends
+    /// is waited for too, and every HTTPS operator's silence makes partial.
+    @Test(arguments: ranks)
+    func aSilentPort443IsPartial(_ rank: Int) throws {
+        let runner = ScriptedRunner { name, _ in
+            if name == DNSCanary.requestName { return ScriptedRunner.Answer(at: .milliseconds(3), error: .dns) }
+            return name.hasSuffix("-https") ? nil : Self.good(name, 5)
+        }
+        let report = try Kit.checker(Kit.dualStack, runner).run(Self.options(draw: rank))
+        #expect(report.verdict == .online && report.partial == true)
+        #expect(report.probes.filter(\.spec.isHTTPS).allSatisfy { $0.outcome == .failure })
+        #expect(Set(runner.sent).isSuperset(of: ["google-https", "apple-https", "cloudflare-https"]), "\(runner.sent)")
+    }
 }
