@@ -8,8 +8,9 @@ import NetprobeWire
 /// portal that lets the hosts of a quorum of operators through still intercepts one probe of
 /// every wave, and that probe sends the rest. Drawn uniformly, a portal that lets exactly the
 /// hosts of one wave through is fooled by that wave alone: one check in `count` (22 with the
-/// built-in set). When no HTTPS probe of another operator exists (a small set), any HTTPS probe
-/// goes with them; without HTTPS, the wave is plain HTTP alone.
+/// built-in set). When no HTTPS probe of another operator exists (a small set), plain HTTP goes
+/// to one operator more than the quorum (as many as there are), with any HTTPS probe; without
+/// HTTPS, the wave is plain HTTP alone.
 ///
 /// The waves are counted and picked by rank (sums of products of the operators' probe
 /// counts), never listed: a 64-probe set has more than could be.
@@ -35,18 +36,21 @@ public struct FirstWaves: Sendable {
             }
         }
         let https = specs.filter(\.isHTTPS)
-        let size = max(0, min(quorum, operators.count))
+        let quorum = max(0, min(quorum, operators.count))
         httpOperators = operators
         self.https = https
-        self.size = size
         let separate = https.map { spec in
-            Self.combinations(operators.filter { $0.name != spec.operatorName }.map(\.probes.count), choose: size)
+            Self.combinations(operators.filter { $0.name != spec.operatorName }.map(\.probes.count), choose: quorum)
         }
         if separate.contains(where: { $0 > 0 }) {
+            size = quorum
             perHTTPS = separate
             self.separate = true
         } else {
+            // No HTTPS of another operator: the operator beyond the quorum is one more over plain HTTP.
+            let size = min(quorum + 1, operators.count)
             let any = Self.combinations(operators.map(\.probes.count), choose: size)
+            self.size = size
             perHTTPS = https.map { _ in any }
             self.separate = false
         }
