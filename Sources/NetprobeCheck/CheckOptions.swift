@@ -31,6 +31,9 @@ public struct CheckOptions: Sendable {
     /// only when something fails, disagrees or is slow. The commands always do; a test that
     /// scripts every probe's answer may send them all at once.
     public var hedged = false
+    /// Which first wave each path sends (`FirstWaves`): drawn at random for every check; tests
+    /// that script the answers pick one.
+    public var waveDraw = WaveDraw.random
 
     public init(config: ProbeConfig, families: Set<AddressFamily> = Set(AddressFamily.allCases), interfaces: [String] = [],
                 timeout: Double? = nil, caBundle: String? = nil, capportURL: String? = nil,

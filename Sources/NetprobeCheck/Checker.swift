@@ -76,7 +76,7 @@ public final class Checker {
         lastPathAddresses = Self.addresses(of: lastGates ?? [], in: snapshot)
         let plans = options.allPaths ? PathPlan.every(options, snapshot: snapshot) : [PathPlan.machine(options, snapshot: snapshot)]
         var round = Round(plans, quorum: options.config.quorum, started: start, hedged: options.hedged,
-                          rotation: Int.random(in: 0..<360))
+                          draw: options.waveDraw)
         var results = round.isEmpty ? round.run(on: NoTransfers(), deadline: deadline)
                                     : round.run(on: try transferRunner(), deadline: deadline)
         for index in results.indices {

@@ -54,6 +54,12 @@ struct Round {
         var hedged = false
         /// When the runner sends whatever is still held (the hedge); nil: not scheduled.
         var hedgeAt: ContinuousClock.Instant?
+        /// The hedge has passed: the runner has sent what was held then.
+        var hedgeSent = false
+        /// When the hedge sent them, and how long the first wave's HTTPS was waited for when
+        /// the hedge was its grace (`WavePlan.Step.httpsWait`).
+        var hedgeSentAt: ContinuousClock.Instant?
+        var httpsWait: Duration?
         /// Waves: the canary goes with the later wave (or the hedge), or when only its answer could
         /// still change the reason; a path the first wave settles never sends it. `canaryRelease`
         /// is when it was let go (nil: held still).
@@ -75,8 +81,9 @@ struct Round {
     private let started: ContinuousClock.Instant
     private var deadline: ContinuousClock.Instant
 
-    /// `hedged`: each path sends its probes in waves (`WavePlan`, first wave varied by `rotation`).
-    init(_ plans: [PathPlan], quorum: Int, started: ContinuousClock.Instant, hedged: Bool = false, rotation: Int = 0) {
+    /// `hedged`: each path sends its probes in waves (`WavePlan`), its first wave drawn by `draw`.
+    init(_ plans: [PathPlan], quorum: Int, started: ContinuousClock.Instant, hedged: Bool = false,
+         draw: WaveDraw = .random) {
         self.started = started
         self.deadline = started
         paths = plans.map { plan in
@@ -93,7 +100,7 @@ struct Round {
                 paths[index].running.insert(renamed.name)
                 requests.append(renamed)
             }
-            let first = hedged ? Set(WavePlan.firstWave(plan.specs, quorum: quorum, rotation: rotation).map(\.name))
+            let first = hedged ? Set(WavePlan.firstWave(plan.specs, quorum: quorum, draw: draw.pick).map(\.name))
                                : Set(plan.specs.map(\.name))
             for (request, spec) in zip(plan.requests, plan.specs) {
                 var request = request
@@ -160,6 +167,8 @@ struct Round {
             let evidence = Classifier.classify(observation, for: spec)
             paths[index].findings.settled.append(evidence)
             paths[index].findings.pending.removeAll { $0.name == spec.name }
+            // A held probe answered: the hedge sent what was held, when it was due.
+            if paths[index].held.contains(where: { $0.name == spec.name }) { Self.hedgeSent(&paths[index], at: paths[index].hedgeAt) }
             paths[index].held.removeAll { $0.name == spec.name }
             paths[index].dropped.remove(spec.name)
             if evidence.outcome != .skipped, paths[index].firstAnswer == nil {
@@ -184,8 +193,10 @@ struct Round {
     /// The wave plan's step after an answer: held probes sent now, dropped for good, or hedged.
     private mutating func wave(_ index: Int, now: ContinuousClock.Instant, runner: some TransferRunner) {
         guard !paths[index].held.isEmpty else { return }
+        if let hedgeAt = paths[index].hedgeAt, hedgeAt <= now { Self.hedgeSent(&paths[index], at: hedgeAt) }
         let step = WavePlan.next(WavePlan.State(findings: paths[index].findings, held: paths[index].held,
                                                 elapsed: started.duration(to: now), firstAnswer: paths[index].firstAnswer))
+        if let wait = step.httpsWait, paths[index].httpsWait == nil { paths[index].httpsWait = wait }
         func names(_ list: [String]) -> Set<String> { Set(list.map { "\(index)/\($0)" }) }
         if !step.send.isEmpty {
             runner.release(names(step.send), at: now)
@@ -196,6 +207,9 @@ struct Round {
                 let https = paths[index].held.filter { $0.isHTTPS && step.send.contains($0.name) }.map(\.name)
                 if now < grace.instant {
                     runner.end(names(https), at: grace.instant, with: grace.error)
+                } else if paths[index].hedgeSent {
+                    // Out since the hedge, silent as long as the grace already: they end with it.
+                    runner.end(names(https), at: now, with: grace.error)
                 } else {
                     runner.end(names(https), at: now + grace.length, with: HTTPSGrace.expired(after: grace.length))
                 }
@@ -209,7 +223,18 @@ struct Round {
         guard !paths[index].held.isEmpty else { return }
         paths[index].hedgeAt = step.hedgeAt.map { started + $0 }
         runner.release(names(paths[index].held.map(\.name)), at: paths[index].hedgeAt ?? deadline)
-        if let hedgeAt = paths[index].hedgeAt { Self.releaseCanary(&paths[index], index: index, at: hedgeAt, runner: runner) }
+        if let hedgeAt = paths[index].hedgeAt {
+            // A hedge put off (the first wave's plain HTTP is in, its HTTPS gets longer) puts off
+            // the canary with it, unless it is already out.
+            if let release = paths[index].canaryRelease, release > now { paths[index].canaryRelease = nil }
+            Self.releaseCanary(&paths[index], index: index, at: hedgeAt, runner: runner)
+        }
+    }
+
+    private static func hedgeSent(_ state: inout PathState, at instant: ContinuousClock.Instant?) {
+        guard !state.hedgeSent else { return }
+        state.hedgeSent = true
+        state.hedgeSentAt = instant
     }
 
     /// Lets the held canary go at `instant`, or earlier than already planned.
@@ -254,12 +279,19 @@ struct Round {
             }
             guard !state.httpsGraceGiven else { return }
             state.httpsGraceGiven = true
-            let grace = HTTPSGrace.length(started: started, now: now)
+            var grace = HTTPSGrace.length(started: started, now: now)
+            var end = now + grace
+            // HTTPS the HTTPS grace's hedge sent is waited for as long as the first wave's was,
+            // from when it went, not three times a check that the wait itself made longer.
+            if let sentAt = state.hedgeSentAt, let wait = state.httpsWait {
+                grace = wait
+                end = max(sentAt + wait, now)
+            }
             let expired = HTTPSGrace.expired(after: grace)
-            state.httpsGraceEnd = (now + grace, grace, expired)
-            runner.end(https, at: now + grace, with: expired)
+            state.httpsGraceEnd = (end, grace, expired)
+            runner.end(https, at: end, with: expired)
             // Held probes stay with the wave plan: it may still ask one (`partial`) after the grace.
-            runner.end(state.running.subtracting(https).subtracting(expiring).subtracting(unsent), at: now + grace,
+            runner.end(state.running.subtracting(https).subtracting(expiring).subtracting(unsent), at: end,
                        with: ProbeRunner.cancelledError)
         } else if !conclusion.probesFinal {
             // Pending HTTPS never counts as possible interception (ProbeTally), so what keeps an

@@ -9,9 +9,17 @@ import Testing
 /// The check loop sending the built-in probe set in waves (`WavePlan`), on scripted answers in
 /// virtual time: what is sent, and that the verdicts stay those of every probe sent at once.
 @Suite struct WaveLoopTests {
-    static func options() -> CheckOptions {
+    /// Every first wave the built-in set allows, by the rank the draw picks.
+    static let waves = FirstWaves(DefaultProbes.config().probes, quorum: 2)
+    static let ranks = Array(0..<waves.count)
+    static func names(_ rank: Int) -> [String] { waves.wave(rank).map(\.name) }
+    /// The wave the old fixed plan always sent, and the one the famous hosts make.
+    static let firefoxGnomeCloudflare = ranks.first { Set(names($0)) == ["firefox", "gnome", "cloudflare-https"] }!
+
+    static func options(draw rank: Int = firefoxGnomeCloudflare) -> CheckOptions {
         var options = Kit.options(config: DefaultProbes.config())
         options.hedged = true
+        options.waveDraw = .fixed(rank)
         return options
     }
 
@@ -30,12 +38,13 @@ import Testing
         ScriptedRunner.Answer(at: .milliseconds(ms), status: 302, headers: [("location", "http://login.example/")])
     }
 
-    @Test func aHealthyNetworkIsSettledByTheFirstWaveAlone() throws {
+    @Test(arguments: ranks)
+    func aHealthyNetworkIsSettledByTheFirstWaveAlone(_ rank: Int) throws {
         let runner = ScriptedRunner { name, _ in Self.good(name, name.hasSuffix("-https") ? 20 : 10) }
-        let report = try Kit.checker(Kit.dualStack, runner).run(Self.options())
+        let report = try Kit.checker(Kit.dualStack, runner).run(Self.options(draw: rank))
         #expect(report.verdict == .online && report.reason == .probesValidated)
         #expect(report.partial == false)
-        #expect(runner.sent.filter { $0 != DNSCanary.requestName }.sorted() == ["cloudflare-https", "firefox", "gnome"])
+        #expect(runner.sent.filter { $0 != DNSCanary.requestName }.sorted() == Self.names(rank).sorted())
         #expect(report.probes.filter { $0.outcome == .skipped }.allSatisfy { $0.skipReason == .decided })
         #expect(report.probes.filter { $0.outcome == .success }.count == 3)
     }
@@ -78,8 +87,9 @@ import Testing
     }
 
     /// Apple's and Google's hosts let through, plain HTTP and HTTPS; every other operator
-    /// intercepted: portal, from the first wave's two operators at once.
-    @Test func aPortalAllowListingTheFamousHostsIsAPortal() throws {
+    /// intercepted: portal, whichever wave goes first (each asks a third operator).
+    @Test(arguments: ranks)
+    func aPortalAllowListingTheFamousHostsIsAPortal(_ rank: Int) throws {
         let runner = ScriptedRunner { name, _ in
             switch name {
             case "apple", "google", "apple-https", "google-https": Self.good(name, 10)
@@ -87,10 +97,53 @@ import Testing
             default: Self.redirect(5)
             }
         }
-        let report = try Kit.checker(Kit.dualStack, runner).run(Self.options())
-        #expect(report.verdict == .portal && report.reason == .httpRedirect)
+        let report = try Kit.checker(Kit.dualStack, runner).run(Self.options(draw: rank))
+        #expect(report.verdict == .portal && report.reason == .httpRedirect, "\(Self.names(rank))")
         #expect(report.portalOperators >= 2)
         #expect(report.portal?.probe != "apple" && report.portal?.probe != "google")
+    }
+
+    /// Firefox's and GNOME's hosts let through on :80 and :443, HTTPS to every other host
+    /// refused, plain HTTP to them intercepted: the first wave never settles it, whichever it
+    /// is, and every probe sent says portal.
+    @Test(arguments: ranks)
+    func aPortalAllowListingTwoOperatorsIsAPortalWhateverTheDraw(_ rank: Int) throws {
+        let runner = ScriptedRunner { name, _ in
+            switch name {
+            case "firefox", "gnome": Self.good(name, 10)
+            case _ where name.hasSuffix("-https"): ScriptedRunner.Answer(at: .milliseconds(3), error: .refused)
+            case DNSCanary.requestName: ScriptedRunner.Answer(at: .milliseconds(3), error: .dns)
+            default: Self.redirect(5)
+            }
+        }
+        let report = try Kit.checker(Kit.dualStack, runner).run(Self.options(draw: rank))
+        #expect(report.verdict == .portal && report.reason == .httpRedirect, "\(Self.names(rank)): \(runner.sent)")
+    }
+
+    /// Exactly the first wave's hosts let through: that draw alone is fooled (one in 22).
+    @Test(arguments: ranks)
+    func aPortalAllowListingOneWaveFoolsThatDrawAlone(_ rank: Int) throws {
+        let allowed = Set(Self.names(Self.firefoxGnomeCloudflare))
+        let runner = ScriptedRunner { name, _ in
+            if allowed.contains(name) { return Self.good(name, 10) }
+            if name == DNSCanary.requestName { return ScriptedRunner.Answer(at: .milliseconds(3), error: .dns) }
+            return name.hasSuffix("-https") ? nil : Self.redirect(5)
+        }
+        let report = try Kit.checker(Kit.dualStack, runner).run(Self.options(draw: rank))
+        #expect(report.verdict == (rank == Self.firefoxGnomeCloudflare ? .online : .portal), "\(Self.names(rank))")
+    }
+
+    /// The commands draw the first wave from the system's random source: across checks, every
+    /// wave comes up, and no one wave most of the time.
+    @Test func theDefaultDrawVaries() {
+        let draws = (0..<600).map { _ in WaveDraw.random.pick(Self.waves.count) }
+        #expect(draws.allSatisfy { Self.ranks.contains($0) })
+        #expect(Set(draws).count == Self.waves.count)
+        let most = Dictionary(grouping: draws, by: { $0 }).values.map(\.count).max() ?? 0
+        #expect(most < 100, "one wave \(most) times in 600")
+        // A check the commands build draws too: no fixed pick unless a test sets one.
+        let options = CheckOptions(config: DefaultProbes.config())
+        #expect(Set((0..<8).map { _ in options.waveDraw.pick(1_000_000) }).count > 1)
     }
 
     @Test func anHTTPSOnlyNetworkIsOnlineFromTheHedgedHTTPS() throws {
@@ -103,16 +156,17 @@ import Testing
         #expect(runner.delivered.allSatisfy { $0.at < .milliseconds(500) }, "\(runner.delivered)")
     }
 
-    @Test func aFailingFirstHTTPSOperatorBringsASecond() throws {
+    /// The first wave's HTTPS probe failing keeps that wave from settling the path: every
+    /// probe goes, and the verdict is what they all say, as before waves.
+    @Test func aFailingFirstHTTPSProbeSendsEverything() throws {
         let runner = ScriptedRunner { name, _ in
             name == "cloudflare-https" ? ScriptedRunner.Answer(at: .milliseconds(15), error: .tls) : Self.good(name, 10)
         }
         let report = try Kit.checker(Kit.dualStack, runner).run(Self.options())
         #expect(report.verdict == .online)
-        #expect(runner.sent.contains("google-https"), "\(runner.sent)")
+        #expect(Set(runner.sent).isSuperset(of: ["apple", "google", "microsoft", "google-https", "apple-https"]), "\(runner.sent)")
         // One operator failing, the others validating: HTTPS works for a quorum, as before waves.
         #expect(report.partial == false)
-        #expect(!runner.sent.contains { ["apple", "google", "microsoft"].contains($0) })
     }
 
     @Test func aPlainHTTPFailureSendsEverythingAndTheVerdictIsAsBefore() throws {
@@ -122,5 +176,34 @@ import Testing
         let report = try Kit.checker(Kit.dualStack, runner).run(Self.options())
         #expect(report.verdict == .online)
         #expect(Set(runner.sent).isSuperset(of: ["apple", "google", "microsoft"]), "\(runner.sent)")
+    }
+}
+
+extension WaveLoopTests {
+    /// A port 443 that refuses: the first wave's HTTPS probe refused, before or after its plain
+    /// HTTP validated, sends every other probe, and partial rests on every HTTPS operator.
+    @Test(arguments: [1, 8])
+    func aRefusedFirstHTTPSProbeSendsTheRest(_ refusedMs: Int) throws {
+        let rank = Self.ranks.first { Set(Self.names($0)) == ["firefox", "microsoft", "apple-https"] }!
+        let runner = ScriptedRunner { name, _ in
+            name.hasSuffix("-https") ? ScriptedRunner.Answer(at: .milliseconds(refusedMs), error: .refused) : Self.good(name, 6)
+        }
+        let report = try Kit.checker(Kit.dualStack, runner).run(Self.options(draw: rank))
+        #expect(report.verdict == .online && report.partial == true)
+        #expect(Set(runner.sent).isSuperset(of: ["apple", "google", "gnome", "google-https", "cloudflare-https"]), "\(runner.sent)")
+    }
+
+    /// Port 443 silently dropped: the first wave's HTTPS grace is the hedge, the HTTPS it sends
+    /// is waited for too, and every HTTPS operator's silence makes partial.
+    @Test(arguments: ranks)
+    func aSilentPort443IsPartial(_ rank: Int) throws {
+        let runner = ScriptedRunner { name, _ in
+            if name == DNSCanary.requestName { return ScriptedRunner.Answer(at: .milliseconds(3), error: .dns) }
+            return name.hasSuffix("-https") ? nil : Self.good(name, 5)
+        }
+        let report = try Kit.checker(Kit.dualStack, runner).run(Self.options(draw: rank))
+        #expect(report.verdict == .online && report.partial == true)
+        #expect(report.probes.filter(\.spec.isHTTPS).allSatisfy { $0.outcome == .failure })
+        #expect(Set(runner.sent).isSuperset(of: ["google-https", "apple-https", "cloudflare-https"]), "\(runner.sent)")
     }
 }

@@ -49,6 +49,21 @@ private func all(_ make: (String) -> Settled, https: (String) -> Settled) -> [Se
                     settled: [.ok("apple"), .ok("microsoft"), .portal("google", .redirect), .portal("firefox", .redirect),
                               .fail("gnome", .timeout), .fail("google-https", .timeout)],
                     verdict: .portal, reason: "http-redirect", counts: (2, 2)),
+        // A portal letting through exactly the hosts of the first wave: what that wave alone says
+        // is online but not final (the held probes are pending, and may show interception); what
+        // every probe says, once a refused HTTPS probe has sent them, is portal.
+        VerdictCase(label: "first wave let through, the rest held: online, not final",
+                    settled: [.ok("firefox"), .ok("gnome"), .ok("cloudflare-https")],
+                    pending: ["apple", "google", "microsoft", "google-https", "apple-https"],
+                    verdict: .online, reason: "probes-validated", isFinal: false, counts: (3, 0)),
+        VerdictCase(label: "allow-listing portal: two operators' plain HTTP let through, HTTPS refused, the rest redirected",
+                    settled: [.ok("firefox"), .ok("gnome"), .fail("cloudflare-https", .refused), .fail("google-https", .refused),
+                              .fail("apple-https", .refused)] + ["apple", "google", "microsoft"].map { .portal($0, .redirect) },
+                    verdict: .portal, reason: "http-redirect", counts: (2, 3)),
+        VerdictCase(label: "allow-listing portal: two operators' hosts let through on 80 and 443, the rest redirected",
+                    settled: [.ok("google"), .ok("google-https"), .ok("cloudflare-https"), .fail("apple-https", .timeout)]
+                        + ["apple", "firefox", "microsoft", "gnome"].map { .portal($0, .redirect) },
+                    verdict: .portal, reason: "http-redirect", counts: (2, 4)),
         VerdictCase(label: "one dead endpoint (timeout)", settled: allFine.map { $0.name == "microsoft" ? .fail("microsoft", .timeout) : $0 },
                     verdict: .online, reason: "probes-validated", partial: .no, counts: (5, 0)),
         VerdictCase(label: "one dead endpoint (refused)", settled: allFine.map { $0.name == "firefox" ? .fail("firefox", .refused) : $0 },

@@ -17,6 +17,6 @@ CHECKS=(
     # A plain network: no Captive Portal API announced, no proxy, no lying resolver.
     'r["capport"] is None and r["proxy"] is False and r["dns_hijack"] is False'
     'all(p["dns_hijack"] in (False, None) for p in probes)'
-    # Waves: HTTPS operators are asked one after the other until partial is decided, two at least.
+    # Waves: the first wave's HTTPS probe refused sends every other probe: every HTTPS operator is named.
     'sum(any(f"{n}: {c}: " in r["partial_error"] for c in ("refused", "reset")) for n in ("apple-https", "cloudflare-https", "google-https")) >= 2'
 )

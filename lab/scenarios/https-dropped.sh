@@ -14,8 +14,8 @@ CHECKS=(
     'r["partial"] is True'
     'probe("www.google.com")["outcome"] == "failure"'
     'probe("www.google.com")["error_class"] == "timeout"'
-    # Every HTTPS probe asked is named, in name order: a second operator is asked when the
-    # first is silent (waves), so never fewer than two.
+    # Every HTTPS probe asked is named, in name order: the first wave's HTTPS silent through its
+    # grace sends every other probe (waves), so never fewer than two.
     'sum(n + ": timeout: " in r["partial_error"] for n in ("apple-https", "cloudflare-https", "google-https")) >= 2'
     'all(p["outcome"] in ("failure", "skipped") for p in probes if p["url"].startswith("https://"))'
     # The grace is bounded by what the check had taken (x3, 100 ms at least), never the probe timeout.

@@ -13,7 +13,7 @@ CHECKS=(
     # The famous hosts answer as on an open network: a check that asked only them would say online.
     'probe("captive.apple.com")["outcome"] in ("success", "skipped")'
     'probe("www.google.com")["outcome"] in ("success", "skipped")'
-    # The first wave goes to operators portals do not allow-list: they show the interception to a quorum.
+    # Every first wave asks a third operator: its probe is intercepted (or dropped), the rest show a quorum.
     'r["quorum"]["portal"] >= r["quorum"]["required"]'
     'r["portal"]["url"] == "http://login.portal.test/login?venue=lab" and r["portal"]["source"] == "redirect"'
     'r["portal"]["probe"] not in ("apple", "google")'
