@@ -18,10 +18,10 @@ import CCurl
 /// | CURLOPT_NOPROXY | 7.19.4 | always |
 /// | CURLOPT_TIMEOUT_MS, CURLOPT_CONNECTTIMEOUT_MS | 7.16.2 | always |
 /// | CURLOPT_IPRESOLVE | 7.10.8 | always |
-/// | CURLOPT_SSL_CTX_FUNCTION/DATA (trust_share.c) | 7.10.6 | with OpenSSL: a quiet close; the shared store with OpenSSL 3 only |
-/// | CURLOPT_SOCKOPTFUNCTION (lean_socket.c) | 7.16.0 | always |
-/// | CURLOPT_CLOSESOCKETFUNCTION/DATA (wire_tally.c) | 7.21.7 | always |
-/// | CURLOPT_SHARE with CURL_LOCK_DATA_SSL_SESSION only (trust_share.c) | 7.23.0 | always, for TLS |
+/// | CURLOPT_SSL_CTX_FUNCTION/DATA (tls_contexts.c) | 7.10.6 | with OpenSSL: a quiet close; the shared store with OpenSSL 3 only |
+/// | CURLOPT_SOCKOPTFUNCTION (probe_socket.c) | 7.16.0 | always |
+/// | CURLOPT_CLOSESOCKETFUNCTION/DATA (socket_ledger.c) | 7.21.7 | always |
+/// | CURLOPT_SHARE with CURL_LOCK_DATA_SSL_SESSION only (tls_contexts.c) | 7.23.0 | always, for TLS |
 /// | CURLOPT_BUFFERSIZE, CURLOPT_DNS_CACHE_TIMEOUT, CURLOPT_FRESH_CONNECT, CURLOPT_FORBID_REUSE, CURLOPT_NOSIGNAL, CURLOPT_ERRORBUFFER, CURLOPT_HTTPGET, CURLOPT_FOLLOWLOCATION, the rest | 7.10 or older | always |
 ///
 /// What a finished transfer is asked (CURLINFO_*_TIME_T: 7.61.0, CURLINFO_SIZE_*_T: 7.55.0,

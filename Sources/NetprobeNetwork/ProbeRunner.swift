@@ -21,11 +21,11 @@ public final class ProbeRunner {
     public private(set) var sharedTrustHandshakes = 0
     /// The libcurl loaded: its version decides which options each transfer sets.
     public let library: CurlLibrary
-    /// The TCP payload of every connection this runner's transfers closed (wire_tally.c).
+    /// The TCP payload of every connection this runner's transfers closed (socket_ledger.c).
     /// Freed with the runner unless a transfer was ended on a thread of its own, whose
     /// connection may close after the runner is gone: then its few bytes stay allocated.
-    private let wireTally: OpaquePointer?
-    private var wireTallyHandedOver = false
+    private let socketLedger: OpaquePointer?
+    private var ledgerHandedOver = false
     /// TLS sessions resumed from round to round (`watch`); never connections. Dropped when
     /// the trust they were verified against changes (`TLSSessions.trustStamp`).
     private var sessions: TLSSessions
@@ -33,18 +33,18 @@ public final class ProbeRunner {
 
     /// Running totals of the TCP payload this runner's connections carried, from its start.
     public var wireBytes: WireBytes {
-        guard let wireTally else { return WireBytes() }
-        return WireBytes(tcpSent: Int(netprobe_wire_tally_sent(wireTally)),
-                         tcpReceived: Int(netprobe_wire_tally_received(wireTally)))
+        guard let socketLedger else { return WireBytes() }
+        return WireBytes(tcpSent: Int(netprobe_socket_ledger_sent(socketLedger)),
+                         tcpReceived: Int(netprobe_socket_ledger_received(socketLedger)))
     }
 
     /// The ICMP errors routers sent about this runner's connections since the last call
-    /// (wire_tally.c reads each socket's error queue as it closes), oldest first.
+    /// (socket_ledger.c reads each socket's error queue as it closes), oldest first.
     public func takeRouterErrors() -> [RouterError] {
-        guard let wireTally else { return [] }
+        guard let socketLedger else { return [] }
         var kept = [netprobe_router_error](repeating: netprobe_router_error(), count: 16)
         let count = kept.withUnsafeMutableBufferPointer { buffer in
-            netprobe_wire_tally_take_router_errors(wireTally, buffer.baseAddress, buffer.count)
+            netprobe_socket_ledger_take_router_errors(socketLedger, buffer.baseAddress, buffer.count)
         }
         /// A NUL-terminated C character array (imported as a tuple) as text.
         func text<Characters>(_ characters: Characters) -> String {
@@ -80,7 +80,7 @@ public final class ProbeRunner {
         library = try CurlGlobal.ensureInitialized()
         guard let multi = Self.makeMulti() else { throw .multiInitFailed }
         self.firstMulti = multi
-        wireTally = netprobe_wire_tally_new()
+        socketLedger = netprobe_socket_ledger_new()
         sessions = TLSSessions()  // after the load: it calls into libcurl
     }
 
@@ -91,13 +91,13 @@ public final class ProbeRunner {
         guard let multi = Self.makeMulti() else { throw .multiInitFailed }
         self.firstMulti = multi
         self.library = library
-        wireTally = netprobe_wire_tally_new()
+        socketLedger = netprobe_socket_ledger_new()
         sessions = TLSSessions()  // after the load: it calls into libcurl
     }
 
     deinit {
         if let firstMulti { netprobe_multi_cleanup(firstMulti) }
-        if !wireTallyHandedOver { netprobe_wire_tally_free(wireTally) }
+        if !ledgerHandedOver { netprobe_socket_ledger_free(socketLedger) }
     }
 
     private static func makeMulti() -> UnsafeMutableRawPointer? {
@@ -183,7 +183,7 @@ public final class ProbeRunner {
                     return
                 }
                 let transfer = try Transfer(index: index, request: request, timeLimitMs: Int(limitMs), trust: trust,
-                                            library: library, wire: wireTally, sessions: sessions)
+                                            library: library, wire: socketLedger, sessions: sessions)
                 if transfer.attach(to: multi) {
                     active.append(transfer)
                 } else {
@@ -219,7 +219,7 @@ public final class ProbeRunner {
             var stillRunning: Int32 = 0
             let performed = netprobe_multi_perform(multi, &stillRunning)
             // Connections that completed their handshake in this round stop ending on ICMP errors.
-            netprobe_wire_tally_settle(wireTally)
+            netprobe_socket_ledger_settle(socketLedger)
             guard performed == CURLM_OK else {
                 failure = Self.multiError("curl_multi_perform", performed)
                 break
@@ -289,7 +289,7 @@ public final class ProbeRunner {
             if lingering.isEmpty {
                 netprobe_multi_cleanup(multi)
             } else {
-                wireTallyHandedOver = true
+                ledgerHandedOver = true
                 Transfer.endLater(lingering, multi: multi)
             }
         }

@@ -56,7 +56,7 @@ final class Transfer {
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         try configure(timeLimitMs: ownDeadline == nil ? timeLimitMs : timeLimitMs + Self.ownDeadlineLeadMs, trust: trust)
         if let wire {
-            try check(netprobe_easy_count_wire(handle, wire), "CURLOPT_CLOSESOCKETFUNCTION")
+            try check(netprobe_easy_keep_ledger(handle, wire), "CURLOPT_CLOSESOCKETFUNCTION")
         }
         // Resumed TLS sessions save the certificate chain on every re-check; without a share
         // each handshake is simply a full one.
@@ -169,7 +169,7 @@ final class Transfer {
         try set(CURLOPT_BUFFERSIZE, Self.receiveBufferBytes)
         try set(CURLOPT_CONNECTTIMEOUT_MS, timeLimitMs)
         try set(CURLOPT_USERAGENT, Self.userAgent)
-        try check(netprobe_easy_lean_sockets(handle), "CURLOPT_SOCKOPTFUNCTION")
+        try check(netprobe_easy_probe_socket_options(handle), "CURLOPT_SOCKOPTFUNCTION")
         if let interface = request.interface {
             try set(CURLOPT_INTERFACE, "if!" + interface)
         }
@@ -287,10 +287,10 @@ final class Transfer {
     }
 
     private func setTrust(sharing trust: TrustShares?) throws(TransferSetupError) {
-        // Every TLS context closes quietly (trust_share.c says why); one trusting the hashed
+        // Every TLS context closes quietly (tls_contexts.c says why); one trusting the hashed
         // directory also shares the round's store, when it can.
         var shared = false
-        defer { if !shared { _ = netprobe_easy_share_trust(handle, nil) } }
+        defer { if !shared { _ = netprobe_easy_tls_contexts(handle, nil) } }
         if let caBundle = request.caBundle {
             // The bundle alone, "instead of the system's": Debian's libcurl also has a built-in
             // CAPATH (/etc/ssl/certs) that would otherwise be trusted beside it. Without a CAPATH,

@@ -5,7 +5,7 @@ import NetprobeVerdict
 import NetprobeSystem
 
 /// The certificate stores a round's HTTPS handshakes share, one per trusted directory
-/// (trust_share.c says why). Lives for one `ProbeRunner.run`: a directory's certificates are
+/// (tls_contexts.c says why). Lives for one `ProbeRunner.run`: a directory's certificates are
 /// read again by the next round, so a CA removed from the system is never trusted from a cache.
 final class TrustShares {
     /// Per trusted directory, in first-use order: a round almost always has one, so a scan,
@@ -28,7 +28,7 @@ final class TrustShares {
             shares.append((directory, created))
             share = created
         }
-        return netprobe_easy_share_trust(handle, share) == CURLE_OK
+        return netprobe_easy_tls_contexts(handle, share) == CURLE_OK
     }
 
     /// Handshakes so far that were given an earlier handshake's store.
@@ -38,7 +38,7 @@ final class TrustShares {
 }
 
 /// The TLS sessions a runner's HTTPS handshakes resume from one round to the next
-/// (trust_share.c says why this is safe). Lives as long as the runner: `watch` re-checks
+/// (tls_contexts.c says why this is safe). Lives as long as the runner: `watch` re-checks
 /// resume what its earlier checks' handshakes made; connections are never shared.
 final class TLSSessions {
     private let share: UnsafeMutableRawPointer?

@@ -176,7 +176,7 @@ static inline CURLcode netprobe_msg_result(const CURLMsg *message) {
     return message->data.result;
 }
 
-/* ---- TLS contexts: a quiet close, one certificate store per round (trust_share.c) ---- */
+/* ---- TLS contexts: a quiet close, one certificate store per round (tls_contexts.c) ---- */
 
 /* Looks up the few OpenSSL functions these need, through libcurl's handle (loader.c). */
 void netprobe_trust_share_resolve(void *library);
@@ -191,12 +191,13 @@ struct netprobe_trust_share *netprobe_trust_share_new(void);
 void netprobe_trust_share_free(struct netprobe_trust_share *share);
 /* How many handshakes were given the first one's store. */
 unsigned netprobe_trust_share_reuses(const struct netprobe_trust_share *share);
-/* Sets CURLOPT_SSL_CTX_FUNCTION/DATA: this transfer's TLS contexts close quietly and, with a
- * share, use `share`'s store. CURLE_NOT_BUILT_IN when what is asked is unavailable; the
+/* Sets CURLOPT_SSL_CTX_FUNCTION/DATA for every TLS context of the transfer: it closes quietly
+ * (no close_notify) and, when `share` is not NULL, uses `share`'s certificate store; NULL asks
+ * for the quiet close alone. CURLE_NOT_BUILT_IN when what is asked is unavailable; the
  * transfer then keeps its own store (and, without a share, libcurl's usual close). */
-CURLcode netprobe_easy_share_trust(CURL *handle, struct netprobe_trust_share *share);
+CURLcode netprobe_easy_tls_contexts(CURL *handle, struct netprobe_trust_share *share);
 
-/* ---- TLS sessions resumed from check to check (trust_share.c) --------------- */
+/* ---- TLS sessions resumed from check to check (tls_contexts.c) --------------- */
 
 /* A share handle that holds TLS sessions only (CURL_LOCK_DATA_SSL_SESSION), never
  * connections, DNS answers or cookies; its locks make it safe with transfers ended on a
@@ -207,17 +208,17 @@ CURLSHcode netprobe_session_share_free(CURLSH *share);
 /* CURLOPT_SHARE: the transfer resumes and stores its TLS sessions there. */
 CURLcode netprobe_easy_share_sessions(CURL *handle, CURLSH *share);
 
-/* ---- The TCP payload of a runner's connections (wire_tally.c) --------------- */
+/* ---- What a runner's sockets did: TCP payload and routers' errors (socket_ledger.c) ---- */
 
 /* Bytes acknowledged by the peer and received, over every connection closed while counted. */
-struct netprobe_wire_tally;
+struct netprobe_socket_ledger;
 /* NULL when out of memory. Free it only when no connection counted into it can still close. */
-struct netprobe_wire_tally *netprobe_wire_tally_new(void);
-void netprobe_wire_tally_free(struct netprobe_wire_tally *tally);
-unsigned long long netprobe_wire_tally_sent(const struct netprobe_wire_tally *tally);
-unsigned long long netprobe_wire_tally_received(const struct netprobe_wire_tally *tally);
+struct netprobe_socket_ledger *netprobe_socket_ledger_new(void);
+void netprobe_socket_ledger_free(struct netprobe_socket_ledger *ledger);
+unsigned long long netprobe_socket_ledger_sent(const struct netprobe_socket_ledger *ledger);
+unsigned long long netprobe_socket_ledger_received(const struct netprobe_socket_ledger *ledger);
 /* Adds one TCP socket's counters (TCP_INFO) and keeps its routers' errors; anything else adds nothing. */
-void netprobe_wire_tally_socket(struct netprobe_wire_tally *tally, int socket);
+void netprobe_socket_ledger_socket(struct netprobe_socket_ledger *ledger, int socket);
 /* An ICMP error a router sent about a connection's packets (IP_RECVERR): who sent it and what. */
 struct netprobe_router_error {
     int family;                /* AF_INET or AF_INET6: the router's */
@@ -226,22 +227,22 @@ struct netprobe_router_error {
     char interface[16];        /* IFNAMSIZ: the device the socket was bound to; "" when unbound */
 };
 /* A socket of the tally's begins to connect: IP_RECVERR (IPV6_RECVERR) on until it settles. */
-void netprobe_wire_tally_connecting(struct netprobe_wire_tally *tally, int socket);
+void netprobe_socket_ledger_connecting(struct netprobe_socket_ledger *ledger, int socket);
 /* After each round of libcurl's work: sockets past their handshake have IP_RECVERR turned off,
  * so that a transient ICMP unreachable does not end an established connection. */
-void netprobe_wire_tally_settle(struct netprobe_wire_tally *tally);
+void netprobe_socket_ledger_settle(struct netprobe_socket_ledger *ledger);
 /* Moves up to `capacity` of the errors kept since the last call into `out`; returns how many. */
-size_t netprobe_wire_tally_take_router_errors(struct netprobe_wire_tally *tally, struct netprobe_router_error *out,
+size_t netprobe_socket_ledger_take_router_errors(struct netprobe_socket_ledger *ledger, struct netprobe_router_error *out,
                                               size_t capacity);
 /* Sets CURLOPT_CLOSESOCKETFUNCTION/DATA: each of the transfer's sockets is counted as it closes;
- * and CURLOPT_SOCKOPTDATA, so that lean_socket.c registers its sockets while they connect. */
-CURLcode netprobe_easy_count_wire(CURL *handle, struct netprobe_wire_tally *tally);
+ * and CURLOPT_SOCKOPTDATA, so that probe_socket.c registers its sockets while they connect. */
+CURLcode netprobe_easy_keep_ledger(CURL *handle, struct netprobe_socket_ledger *ledger);
 
-/* ---- Fewer packets per connection (lean_socket.c) ------------------------------ */
+/* ---- Fewer packets per connection (probe_socket.c) ------------------------------ */
 
 /* Sets CURLOPT_SOCKOPTFUNCTION: the handshake's last ACK rides with the first data, and close()
  * sends one RST instead of the FIN exchange. */
-CURLcode netprobe_easy_lean_sockets(CURL *handle);
+CURLcode netprobe_easy_probe_socket_options(CURL *handle);
 
 /* ---- Ending transfers on a thread of their own (end_later.c) --------------- */
 

@@ -30,7 +30,7 @@
  * queues nothing more and does one thing: an unreachable, which RFC 1122 calls soft (a route
  * that flapped, a router restarting), ends the connection at once instead of being
  * retransmitted through. So the runner settles its sockets after every round of libcurl's
- * work (netprobe_wire_tally_settle): a socket past its handshake has the option turned off,
+ * work (netprobe_socket_ledger_settle): a socket past its handshake has the option turned off,
  * and an unreachable that repeats ends it only when TCP gives up or the probe's time runs
  * out. The handshake's completion and the settling are one libcurl round apart: the request
  * or ClientHello it sent in that round meets a router's answer only after a round trip.
@@ -43,7 +43,7 @@
  * <linux/tcp.h> does not name them, and <netinet/tcp.h>, which does, clashes with it. */
 enum { STATE_SYN_SENT = 2, STATE_CLOSE = 7 };
 
-struct netprobe_wire_tally {
+struct netprobe_socket_ledger {
     unsigned long long sent;      /* tcpi_bytes_acked: what the peer acknowledged */
     unsigned long long received;  /* tcpi_bytes_received */
     pthread_mutex_t lock;         /* for the router errors and the sockets still connecting */
@@ -62,69 +62,69 @@ static void receive_errors(int socket, int on) {
     if (domain == AF_INET6) (void)setsockopt(socket, IPPROTO_IPV6, IPV6_RECVERR, &on, sizeof on);
 }
 
-void netprobe_wire_tally_connecting(struct netprobe_wire_tally *tally, int socket) {
-    if (tally == NULL) return;
-    pthread_mutex_lock(&tally->lock);
-    if (tally->connecting_count < CONNECTING_KEPT) {
-        tally->connecting[tally->connecting_count++] = socket;
+void netprobe_socket_ledger_connecting(struct netprobe_socket_ledger *ledger, int socket) {
+    if (ledger == NULL) return;
+    pthread_mutex_lock(&ledger->lock);
+    if (ledger->connecting_count < CONNECTING_KEPT) {
+        ledger->connecting[ledger->connecting_count++] = socket;
         receive_errors(socket, 1);
     }
-    pthread_mutex_unlock(&tally->lock);
+    pthread_mutex_unlock(&ledger->lock);
 }
 
 /* Under the lock: the socket is no longer followed (it closes, or its handshake is done). */
-static void forget_connecting(struct netprobe_wire_tally *tally, size_t index) {
-    tally->connecting[index] = tally->connecting[--tally->connecting_count];
+static void forget_connecting(struct netprobe_socket_ledger *ledger, size_t index) {
+    ledger->connecting[index] = ledger->connecting[--ledger->connecting_count];
 }
 
 /* Held under the lock throughout: a socket closing on another thread (end_later.c) waits in
  * close_counted until this is done, so no descriptor here is closed or reused meanwhile. A
  * socket whose attempt failed (CLOSE) keeps the option: its error waits in the queue until
  * it closes. */
-void netprobe_wire_tally_settle(struct netprobe_wire_tally *tally) {
-    if (tally == NULL) return;
-    pthread_mutex_lock(&tally->lock);
-    for (size_t index = 0; index < tally->connecting_count;) {
-        int socket = tally->connecting[index];
+void netprobe_socket_ledger_settle(struct netprobe_socket_ledger *ledger) {
+    if (ledger == NULL) return;
+    pthread_mutex_lock(&ledger->lock);
+    for (size_t index = 0; index < ledger->connecting_count;) {
+        int socket = ledger->connecting[index];
         struct tcp_info info;
         memset(&info, 0, sizeof info);
         socklen_t length = sizeof info;
         if (getsockopt(socket, IPPROTO_TCP, TCP_INFO, &info, &length) == 0 && info.tcpi_state != STATE_SYN_SENT &&
             info.tcpi_state != STATE_CLOSE) {
             receive_errors(socket, 0);
-            forget_connecting(tally, index);
+            forget_connecting(ledger, index);
         } else {
             index++;
         }
     }
-    pthread_mutex_unlock(&tally->lock);
+    pthread_mutex_unlock(&ledger->lock);
 }
 
-struct netprobe_wire_tally *netprobe_wire_tally_new(void) {
-    struct netprobe_wire_tally *tally = calloc(1, sizeof(struct netprobe_wire_tally));
-    if (tally != NULL) pthread_mutex_init(&tally->lock, NULL);
-    return tally;
+struct netprobe_socket_ledger *netprobe_socket_ledger_new(void) {
+    struct netprobe_socket_ledger *ledger = calloc(1, sizeof(struct netprobe_socket_ledger));
+    if (ledger != NULL) pthread_mutex_init(&ledger->lock, NULL);
+    return ledger;
 }
 
-void netprobe_wire_tally_free(struct netprobe_wire_tally *tally) {
-    if (tally == NULL) return;
-    pthread_mutex_destroy(&tally->lock);
-    free(tally);
+void netprobe_socket_ledger_free(struct netprobe_socket_ledger *ledger) {
+    if (ledger == NULL) return;
+    pthread_mutex_destroy(&ledger->lock);
+    free(ledger);
 }
 
-size_t netprobe_wire_tally_take_router_errors(struct netprobe_wire_tally *tally, struct netprobe_router_error *out,
+size_t netprobe_socket_ledger_take_router_errors(struct netprobe_socket_ledger *ledger, struct netprobe_router_error *out,
                                               size_t capacity) {
-    if (tally == NULL) return 0;
-    pthread_mutex_lock(&tally->lock);
-    size_t taken = tally->count < capacity ? tally->count : capacity;
-    memcpy(out, tally->errors, taken * sizeof *out);
-    tally->count = 0;
-    pthread_mutex_unlock(&tally->lock);
+    if (ledger == NULL) return 0;
+    pthread_mutex_lock(&ledger->lock);
+    size_t taken = ledger->count < capacity ? ledger->count : capacity;
+    memcpy(out, ledger->errors, taken * sizeof *out);
+    ledger->count = 0;
+    pthread_mutex_unlock(&ledger->lock);
     return taken;
 }
 
 /* One queued error: kept when a router sent it (not the machine's own), while there is room. */
-static void keep_router_error(struct netprobe_wire_tally *tally, const struct sock_extended_err *error, int socket) {
+static void keep_router_error(struct netprobe_socket_ledger *ledger, const struct sock_extended_err *error, int socket) {
     if (error->ee_origin != SO_EE_ORIGIN_ICMP && error->ee_origin != SO_EE_ORIGIN_ICMP6) return;
     struct netprobe_router_error kept;
     memset(&kept, 0, sizeof kept);
@@ -141,13 +141,13 @@ static void keep_router_error(struct netprobe_wire_tally *tally, const struct so
     if (getsockopt(socket, SOL_SOCKET, SO_BINDTODEVICE, device, &length) == 0 && length > 0) {
         memcpy(kept.interface, device, sizeof kept.interface - 1);
     }
-    pthread_mutex_lock(&tally->lock);
-    if (tally->count < ROUTER_ERRORS_KEPT) tally->errors[tally->count++] = kept;
-    pthread_mutex_unlock(&tally->lock);
+    pthread_mutex_lock(&ledger->lock);
+    if (ledger->count < ROUTER_ERRORS_KEPT) ledger->errors[ledger->count++] = kept;
+    pthread_mutex_unlock(&ledger->lock);
 }
 
 /* Reads what the socket's error queue holds, a bounded few at most, without waiting. */
-static void read_router_errors(struct netprobe_wire_tally *tally, int socket) {
+static void read_router_errors(struct netprobe_socket_ledger *ledger, int socket) {
     for (int round = 0; round < 4; round++) {
         char byte, control[512];
         struct sockaddr_storage destination;
@@ -158,58 +158,58 @@ static void read_router_errors(struct netprobe_wire_tally *tally, int socket) {
         for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
             if ((header->cmsg_level == IPPROTO_IP && header->cmsg_type == IP_RECVERR) ||
                 (header->cmsg_level == IPPROTO_IPV6 && header->cmsg_type == IPV6_RECVERR)) {
-                keep_router_error(tally, (const struct sock_extended_err *)CMSG_DATA(header), socket);
+                keep_router_error(ledger, (const struct sock_extended_err *)CMSG_DATA(header), socket);
             }
         }
     }
 }
 
-unsigned long long netprobe_wire_tally_sent(const struct netprobe_wire_tally *tally) {
-    return __atomic_load_n(&tally->sent, __ATOMIC_RELAXED);
+unsigned long long netprobe_socket_ledger_sent(const struct netprobe_socket_ledger *ledger) {
+    return __atomic_load_n(&ledger->sent, __ATOMIC_RELAXED);
 }
 
-unsigned long long netprobe_wire_tally_received(const struct netprobe_wire_tally *tally) {
-    return __atomic_load_n(&tally->received, __ATOMIC_RELAXED);
+unsigned long long netprobe_socket_ledger_received(const struct netprobe_socket_ledger *ledger) {
+    return __atomic_load_n(&ledger->received, __ATOMIC_RELAXED);
 }
 
 /* A kernel before 4.1 has a shorter tcp_info without the two counters: nothing is added. */
-void netprobe_wire_tally_socket(struct netprobe_wire_tally *tally, int socket) {
-    if (tally == NULL) return;
+void netprobe_socket_ledger_socket(struct netprobe_socket_ledger *ledger, int socket) {
+    if (ledger == NULL) return;
     struct tcp_info info;
     memset(&info, 0, sizeof info);
     socklen_t length = sizeof info;
     if (getsockopt(socket, IPPROTO_TCP, TCP_INFO, &info, &length) != 0) return;
-    read_router_errors(tally, socket);
+    read_router_errors(ledger, socket);
     size_t needed = offsetof(struct tcp_info, tcpi_bytes_received) + sizeof info.tcpi_bytes_received;
     if (length < needed) return;
-    __atomic_fetch_add(&tally->sent, (unsigned long long)info.tcpi_bytes_acked, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&tally->received, (unsigned long long)info.tcpi_bytes_received, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&ledger->sent, (unsigned long long)info.tcpi_bytes_acked, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&ledger->received, (unsigned long long)info.tcpi_bytes_received, __ATOMIC_RELAXED);
 }
 
 /* CURLOPT_CLOSESOCKETFUNCTION: counts, then closes, as libcurl would have. The socket is
  * forgotten before it closes: its descriptor may be reused at once. */
 static int close_counted(void *clientp, curl_socket_t socket) {
-    struct netprobe_wire_tally *tally = clientp;
-    netprobe_wire_tally_socket(tally, socket);
-    if (tally != NULL) {
-        pthread_mutex_lock(&tally->lock);
-        for (size_t index = 0; index < tally->connecting_count; index++) {
-            if (tally->connecting[index] == socket) {
-                forget_connecting(tally, index);
+    struct netprobe_socket_ledger *ledger = clientp;
+    netprobe_socket_ledger_socket(ledger, socket);
+    if (ledger != NULL) {
+        pthread_mutex_lock(&ledger->lock);
+        for (size_t index = 0; index < ledger->connecting_count; index++) {
+            if (ledger->connecting[index] == socket) {
+                forget_connecting(ledger, index);
                 break;
             }
         }
         int closed = close(socket);
-        pthread_mutex_unlock(&tally->lock);
+        pthread_mutex_unlock(&ledger->lock);
         return closed;
     }
     return close(socket);
 }
 
-CURLcode netprobe_easy_count_wire(CURL *handle, struct netprobe_wire_tally *tally) {
+CURLcode netprobe_easy_keep_ledger(CURL *handle, struct netprobe_socket_ledger *ledger) {
     CURLcode code = netprobe_curl.easy_setopt(handle, CURLOPT_CLOSESOCKETFUNCTION, close_counted);
     if (code != CURLE_OK) return code;
-    code = netprobe_curl.easy_setopt(handle, CURLOPT_SOCKOPTDATA, (void *)tally);
+    code = netprobe_curl.easy_setopt(handle, CURLOPT_SOCKOPTDATA, (void *)ledger);
     if (code != CURLE_OK) return code;
-    return netprobe_curl.easy_setopt(handle, CURLOPT_CLOSESOCKETDATA, (void *)tally);
+    return netprobe_curl.easy_setopt(handle, CURLOPT_CLOSESOCKETDATA, (void *)ledger);
 }

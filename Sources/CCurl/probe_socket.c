@@ -5,6 +5,9 @@
 #include <linux/tcp.h>
 
 /*
+ * The options every probe socket gets as libcurl makes it: two that save packets, one that
+ * lets an offline verdict name the router that refused the way.
+ *
  * Fewer packets per probe connection, nothing else about it changed.
  *
  * TCP_QUICKACK off before connect: a socket in delayed-ACK mode when the SYN-ACK arrives lets
@@ -19,23 +22,23 @@
  *
  * While the connection is being made, IP_RECVERR (IPV6_RECVERR): an ICMP error about the
  * attempt is also queued on the socket, with the address of the router that sent it, so an
- * offline verdict can name the router that said "no route" (FaultLocator). wire_tally.c turns
- * it on here for the runner's sockets (CURLOPT_SOCKOPTDATA: its tally), off again once the
+ * offline verdict can name the router that said "no route" (FaultLocator). socket_ledger.c turns
+ * it on here for the runner's sockets (CURLOPT_SOCKOPTDATA: its ledger), off again once the
  * handshake is done (an established connection survives a transient unreachable), and reads
  * the queue as the socket closes.
  *
  * Each setting is a courtesy: a socket that refuses one is used as it is.
  */
-static int lean_socket(void *clientp, curl_socket_t socket, curlsocktype purpose) {
+static int probe_socket_options(void *clientp, curl_socket_t socket, curlsocktype purpose) {
     if (purpose != CURLSOCKTYPE_IPCXN) return CURL_SOCKOPT_OK;
     int off = 0;
     (void)setsockopt(socket, IPPROTO_TCP, TCP_QUICKACK, &off, sizeof off);
     struct linger abortive = { .l_onoff = 1, .l_linger = 0 };
     (void)setsockopt(socket, SOL_SOCKET, SO_LINGER, &abortive, sizeof abortive);
-    netprobe_wire_tally_connecting(clientp, socket);
+    netprobe_socket_ledger_connecting(clientp, socket);
     return CURL_SOCKOPT_OK;
 }
 
-CURLcode netprobe_easy_lean_sockets(CURL *handle) {
-    return netprobe_curl.easy_setopt(handle, CURLOPT_SOCKOPTFUNCTION, lean_socket);
+CURLcode netprobe_easy_probe_socket_options(CURL *handle) {
+    return netprobe_curl.easy_setopt(handle, CURLOPT_SOCKOPTFUNCTION, probe_socket_options);
 }

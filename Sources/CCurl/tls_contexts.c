@@ -5,6 +5,10 @@
 #include <stdlib.h>
 
 /*
+ * Every TLS context a probe's transfer makes, set up in one callback (prepare_context): it
+ * closes quietly, it may share a certificate store, and (further down) the sessions it makes
+ * are kept from check to check.
+ *
  * One OpenSSL certificate store for every HTTPS handshake of a round that trusts the same
  * hashed directory (CAPATH). libcurl 7.88 makes a new SSL_CTX, and so a new store, for every
  * connection; a directory store reads and decodes the issuer's certificate on first use, so
@@ -95,7 +99,7 @@ static CURLcode prepare_context(CURL *curl, void *ssl_ctx, void *userptr) {
     return CURLE_OK;
 }
 
-CURLcode netprobe_easy_share_trust(CURL *handle, struct netprobe_trust_share *share) {
+CURLcode netprobe_easy_tls_contexts(CURL *handle, struct netprobe_trust_share *share) {
     if (share != NULL && !netprobe_trust_share_available()) return CURLE_NOT_BUILT_IN;
     if (share == NULL && !netprobe_tls_quiet_available()) return CURLE_NOT_BUILT_IN;
     CURLcode code = netprobe_curl.easy_setopt(handle, CURLOPT_SSL_CTX_FUNCTION, prepare_context);
