@@ -102,4 +102,46 @@ import Testing
         let seen = try broker.connectionsSeen()
         #expect(seen == 1)
     }
+
+    /// A watch: the silent broker is not asked for a minute, then once, and each further
+    /// silence doubles the pause. The test moves the clock silences are judged by.
+    @Test func aSilentBrokerIsPausedAMinuteThenDoubling() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/system_bus_socket"
+        let listener = try #require(MuteListener(path: path))
+        defer { listener.close() }
+        let clock = MovedClock()
+        let bus = OwnerBus(address: "unix:path=\(path)", clock: clock.now)
+        /// One check at `offset` from the start, asking NetworkManager twice; the connections tried.
+        func check(at offset: Duration) -> Int {
+            clock.offset = offset
+            bus.beginCheck(deadline: .now + .seconds(5))
+            defer { bus.endCheck() }
+            for _ in 0..<2 {
+                #expect(bus.call("org.freedesktop.NetworkManager", "/", "org.freedesktop.DBus.Peer", "Ping",
+                                 limit: .milliseconds(50)) == nil)
+            }
+            return bus.connections
+        }
+        #expect(check(at: .zero) == 1)
+        #expect(check(at: .seconds(59)) == 1)
+        #expect(check(at: .seconds(61)) == 2)
+        #expect(check(at: .seconds(61 + 119)) == 2)
+        #expect(check(at: .seconds(61 + 121)) == 3)
+        #expect(check(at: .seconds(61 + 121 + 239)) == 3)
+        #expect(check(at: .seconds(61 + 121 + 241)) == 4)
+        #expect(bus.isSilent(OwnerBus.broker))
+    }
+}
+
+/// A clock moved by the test, on top of the real one.
+final class MovedClock: @unchecked Sendable {
+    private let start = ContinuousClock.now
+    private let lock = NSLock()
+    private var moved: Duration = .zero
+    var offset: Duration {
+        get { lock.withLock { moved } }
+        set { lock.withLock { moved = newValue } }
+    }
+    @Sendable func now() -> ContinuousClock.Instant { start + offset }
 }

@@ -23,10 +23,17 @@ public final class OwnerBus: Sendable {
 
     /// A D-Bus address; nil: `DBUS_SYSTEM_BUS_ADDRESS`, else the standard socket.
     public let address: String?
+    /// The time silences are judged by (tests move it; deadlines are the real clock's).
+    let clock: @Sendable () -> ContinuousClock.Instant
     private let state = Mutex(State())
 
-    public init(address: String? = nil) {
+    public convenience init(address: String? = nil) {
+        self.init(address: address, clock: { .now })
+    }
+
+    init(address: String?, clock: @escaping @Sendable () -> ContinuousClock.Instant) {
         self.address = address
+        self.clock = clock
     }
 
     private struct State {
@@ -54,7 +61,7 @@ public final class OwnerBus: Sendable {
 
     /// Whether `name` (a daemon, or `broker`) ran out of time and is not asked now.
     public func isSilent(_ name: String) -> Bool {
-        state.withLock { Self.silenced(name, in: $0, at: .now) }
+        state.withLock { Self.silenced(name, in: $0, at: clock()) }
     }
 
     /// A check starts: nothing is asked past `deadline`, and the silences and the unreachable
@@ -79,8 +86,9 @@ public final class OwnerBus: Sendable {
     func call(_ destination: String, _ path: String, _ interface: String, _ member: String,
               string: String? = nil, int32: Int32? = nil, limit: Duration) -> [BusValue]? {
         state.withLock { state -> [BusValue]? in
-            guard let bus = Self.connection(&state, address: address, limit: limit),
-                  !Self.silenced(destination, in: state, at: .now),
+            let now = clock()
+            guard let bus = Self.connection(&state, address: address, limit: limit, now: now),
+                  !Self.silenced(destination, in: state, at: now),
                   let bound = Self.bound(limit, state.deadline) else { return nil }
             switch bus.call(destination, path, interface, member, string: string, int32: int32, within: bound) {
             case .values(let values):
@@ -90,7 +98,7 @@ public final class OwnerBus: Sendable {
                 state.silent[destination] = nil
                 return nil
             case .timedOut:
-                Self.silence(destination, in: &state)
+                Self.silence(destination, in: &state, at: now)
                 return nil
             case .broken:
                 state.connection = nil
@@ -106,9 +114,10 @@ public final class OwnerBus: Sendable {
 
     /// The standing connection, or a new one within the call's bound; nil when the broker is
     /// silent, unreachable this check, or did not answer in time.
-    private static func connection(_ state: inout State, address: String?, limit: Duration) -> SystemBus? {
+    private static func connection(_ state: inout State, address: String?, limit: Duration,
+                                   now: ContinuousClock.Instant) -> SystemBus? {
         if let connection = state.connection { return connection }
-        guard state.unreachableIn != state.check, !silenced(broker, in: state, at: .now),
+        guard state.unreachableIn != state.check, !silenced(broker, in: state, at: now),
               let bound = bound(limit, state.deadline) else { return nil }
         state.connections += 1
         switch SystemBus.connect(address: address, within: bound) {
@@ -117,7 +126,7 @@ public final class OwnerBus: Sendable {
             state.silent[broker] = nil
             return bus
         case .timedOut:
-            silence(broker, in: &state)
+            silence(broker, in: &state, at: now)
         case .unreachable:
             state.unreachableIn = state.check
         }
@@ -137,8 +146,8 @@ public final class OwnerBus: Sendable {
         return silence.check == state.check || now < silence.until
     }
 
-    private static func silence(_ name: String, in state: inout State) {
+    private static func silence(_ name: String, in state: inout State, at now: ContinuousClock.Instant) {
         let pause = state.silent[name].map { min($0.pause * 2, longestPause) } ?? firstPause
-        state.silent[name] = Silence(check: state.check, until: .now + pause, pause: pause)
+        state.silent[name] = Silence(check: state.check, until: now + pause, pause: pause)
     }
 }
