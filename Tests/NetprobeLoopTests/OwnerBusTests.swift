@@ -103,6 +103,38 @@ import Testing
         #expect(seen == 1)
     }
 
+    /// NetworkManager owns its name on a real broker and never answers (bus_black_hole.py):
+    /// asked once, given up within the check, and not asked again between checks or by the
+    /// next check (within the minute), though every plan and the lease facts read leases.
+    @Test func aNetworkManagerThatNeverAnswersIsAskedOnce() throws {
+        let broker = try PrivateBroker()
+        defer { broker.stop() }
+        let name = "org.freedesktop.NetworkManager"
+        let script = FixtureProcess.supportDirectory.appendingPathComponent("bus_black_hole.py").path
+        let hole = try FixtureProcess(["python3", script, broker.socket, name])
+        defer { hole.stop() }
+        #expect(hole.nextLine() == "owned")
+        let bus = OwnerBus(address: broker.address)
+        let checker = Self.checker(bus)
+        let options = Self.options(timeout: 3)
+        let report = try checker.run(options)
+        #expect(report.verdict == .online && report.reason == .probesValidated)
+        #expect(bus.isSilent(name) && !bus.isSilent(OwnerBus.broker))
+        #expect(report.durationMs < options.timeout * 1000)
+        _ = checker.leaseMoved(options)
+        #expect(try checker.run(options).verdict == .online)
+        #expect(bus.connections == 1)
+        // A call of the test's own, after the checks': every call before it has arrived.
+        guard case .opened(let own) = SystemBus.connect(address: broker.address, within: .seconds(10)) else {
+            Issue.record("the private broker did not take the test's connection")
+            return
+        }
+        _ = own.call(name, "/", "org.freedesktop.DBus.Peer", "Barrier", within: .milliseconds(10))
+        var calls: [String] = []
+        while let line = hole.nextLine(), line != "call Barrier" { calls.append(line) }
+        #expect(calls == ["call GetDeviceByIpIface"])
+    }
+
     /// A watch: the silent broker is not asked for a minute, then once, and each further
     /// silence doubles the pause. The test moves the clock silences are judged by.
     @Test func aSilentBrokerIsPausedAMinuteThenDoubling() throws {

@@ -6,6 +6,7 @@ import Foundation
 /// any name and call anything: never the machine's bus.
 final class PrivateBroker {
     let directory: TemporaryDirectory
+    let socket: String
     /// Its socket, without the guid it prints: a broker started again there is the same bus.
     let address: String
     private let process = Process()
@@ -16,7 +17,7 @@ final class PrivateBroker {
 
     init(directory: TemporaryDirectory? = nil) throws {
         self.directory = try directory ?? TemporaryDirectory()
-        let socket = "\(self.directory.path)/bus"
+        socket = "\(self.directory.path)/bus"
         let config = "\(self.directory.path)/bus.conf"
         try """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
@@ -104,5 +105,39 @@ final class MuteListener {
     func close() {
         if descriptor >= 0 { Glibc.close(descriptor) }
         descriptor = -1
+    }
+}
+
+/// A fixture program (Tests/support) run by a test, read line by line from its output.
+final class FixtureProcess {
+    static let supportDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("support")
+    private let process = Process()
+    private let output = Pipe()
+    private var pending = Data()
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.standardOutput = output
+        try process.run()
+    }
+
+    /// The next line it printed, waiting for it; nil once its output ended.
+    func nextLine() -> String? {
+        while !pending.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { return nil }
+            pending += chunk
+        }
+        let line = pending.prefix { $0 != UInt8(ascii: "\n") }
+        pending = Data(pending.dropFirst(line.count + 1))
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
     }
 }
