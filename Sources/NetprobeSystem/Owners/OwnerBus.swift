@@ -14,7 +14,8 @@ import NetprobeWire
 /// Whoever ran out of time, the broker or one daemon, is not asked again in that check, then
 /// not for a minute (`firstPause`), then once, and after each further silence the pause
 /// doubles, up to an hour: a hung daemon costs a long `watch` one limit now and then, not one
-/// per question. One that answers is forgiven.
+/// per question. One that answers is forgiven. A wait the deadline cut short proves nothing
+/// and pauses nobody (nothing more is asked in that check anyway).
 public final class OwnerBus: Sendable {
     /// The broker's own name: who is silent when the connection itself ran out of time.
     public static let broker = "org.freedesktop.DBus"
@@ -87,8 +88,8 @@ public final class OwnerBus: Sendable {
               string: String? = nil, int32: Int32? = nil, limit: Duration) -> [BusValue]? {
         state.withLock { state -> [BusValue]? in
             let now = clock()
-            guard let bus = Self.connection(&state, address: address, limit: limit, now: now),
-                  !Self.silenced(destination, in: state, at: now),
+            guard !Self.silenced(destination, in: state, at: now),
+                  let bus = Self.connection(&state, address: address, limit: limit, now: now),
                   let bound = Self.bound(limit, state.deadline) else { return nil }
             switch bus.call(destination, path, interface, member, string: string, int32: int32, within: bound) {
             case .values(let values):
@@ -98,7 +99,8 @@ public final class OwnerBus: Sendable {
                 state.silent[destination] = nil
                 return nil
             case .timedOut:
-                Self.silence(destination, in: &state, at: now)
+                // Cut short by the deadline, it proved nothing, and nothing more is asked this check.
+                if bound == limit { Self.silence(destination, in: &state, at: now) }
                 return nil
             case .broken:
                 state.connection = nil
@@ -126,7 +128,7 @@ public final class OwnerBus: Sendable {
             state.silent[broker] = nil
             return bus
         case .timedOut:
-            silence(broker, in: &state, at: now)
+            if bound == limit { silence(broker, in: &state, at: now) }
         case .unreachable:
             state.unreachableIn = state.check
         }
