@@ -16,7 +16,7 @@
  * never used: each value is read with read_basic and the type it has.
  *
  * Call nothing here before netprobe_systemd_load() returned 0. Not thread-safe per bus: one
- * bus is opened, used and closed by one thread.
+ * bus is used by one thread at a time (OwnerBus holds it under a lock).
  */
 
 #include <stddef.h>
