@@ -76,7 +76,7 @@ extension Checker {
     /// changed without changing those (a lease renewed as it was, another link's) are no reason.
     public func leaseMoved(_ options: CheckOptions) -> Bool {
         guard tracksLeases, let lastLeases, let lastGates, let snapshot = try? snapshot() else { return false }
-        return Self.leaseFacts(options, snapshot: snapshot, gates: lastGates) != lastLeases
+        return Self.leaseFacts(asking(options), snapshot: snapshot, gates: lastGates) != lastLeases
     }
 
     /// The addresses of the interfaces the gates let probes through.

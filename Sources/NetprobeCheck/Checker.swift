@@ -33,6 +33,10 @@ public final class Checker {
     /// The addresses of the interfaces the last check's gates let probes through: a socket
     /// leaving from one of them travels the path the verdict rests on.
     public private(set) var lastPathAddresses: Set<[UInt8]> = []
+    /// The one connection over which the link's owners are asked, by every check of this
+    /// checker and between them (`leaseMoved`): kept for a `wait` or a `watch`, within each
+    /// check's deadline (`OwnerBus`).
+    var ownerBus = OwnerBus()
 
     /// `source` and `makeRunner` default to the kernel and libcurl; the runner is made on the
     /// first round that sends anything, and reused by the rounds after it (wait and watch).
@@ -64,6 +68,9 @@ public final class Checker {
         let start = clock.now
         let timestamp = Date()
         let deadline = start.advanced(by: .milliseconds(Int64(options.timeout * 1000)))
+        let options = asking(options)
+        ownerBus.beginCheck(deadline: deadline)
+        defer { ownerBus.endCheck() }
         let wireBefore = wireTotals
         _ = runner?.takeRouterErrors()  // an earlier check's, closed late: not this check's evidence
         var snapshot = try source.snapshot()
@@ -118,6 +125,13 @@ public final class Checker {
         let pool = candidates.isEmpty ? Array(paths.indices) : candidates
         // max(by:) keeps the first of equals: report order (the kernel's own path first) breaks ties.
         return pool.max { paths[$0].conclusion.verdict < paths[$1].conclusion.verdict } ?? 0
+    }
+
+    /// `options` with the owners asked over this checker's connection.
+    func asking(_ options: CheckOptions) -> CheckOptions {
+        var options = options
+        options.leases.owners.bus = ownerBus
+        return options
     }
 
     func transferRunner() throws(CheckError) -> any TransferRunner {

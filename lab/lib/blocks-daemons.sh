@@ -192,6 +192,19 @@ resolved() {
     printf 'nameserver 127.0.0.53\noptions edns0 trust-ad\nsearch .\n' >"/etc/netns/$CLIENT_NS/resolv.conf"
 }
 
+# daemon_freeze NAME: the background process NAME (bus, nm, resolved, networkd) stops
+# (SIGSTOP) and never answers again, though it still holds its name and sockets: the kernel
+# still completes connections into a stopped dbus-daemon's socket (dbus.socket while the
+# broker starts at boot, or a wedged broker), and a stopped NetworkManager still owns its
+# name on the bus. Teardown continues it to end it.
+daemon_freeze() {
+    local name=${1:?daemon_freeze NAME} pid
+    [[ -f $RUN/pids/$name.pid ]] || die "daemon_freeze: no $name running"
+    pid=$(<"$RUN/pids/$name.pid")
+    pid_in_lab "$pid" || die "daemon_freeze: $name ($pid) is not the lab's"
+    kill -STOP "$pid"
+}
+
 # daemon_wait_lease NAME: until eth0 holds an address from the DHCP pool and a default route
 # (bounded: 20 s; NetworkManager waits for carrier and then DHCP).
 daemon_wait_lease() {

@@ -163,6 +163,8 @@ kill_pids() {
     local pids=("$@") pid i alive
     ((${#pids[@]})) || return 0
     kill -TERM "${pids[@]}" 2>/dev/null || true
+    # A stopped process (daemon_freeze) takes its TERM once continued.
+    kill -CONT "${pids[@]}" 2>/dev/null || true
     for ((i = 0; i < 40; i++)); do
         alive=()
         for pid in "${pids[@]}"; do pid_alive "$pid" && alive+=("$pid"); done

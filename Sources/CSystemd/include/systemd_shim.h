@@ -16,7 +16,7 @@
  * never used: each value is read with read_basic and the type it has.
  *
  * Call nothing here before netprobe_systemd_load() returned 0. Not thread-safe per bus: one
- * bus is opened, used and closed by one thread.
+ * bus is used by one thread at a time (OwnerBus holds it under a lock).
  */
 
 #include <stddef.h>
@@ -29,8 +29,14 @@ typedef struct netprobe_bus_message netprobe_bus_message;
  * text in `message`. Called once (a Swift global `let`). */
 int netprobe_systemd_load(char *message, size_t size);
 
-/* The system bus (DBUS_SYSTEM_BUS_ADDRESS, else /run/dbus/system_bus_socket). 0 or -errno. */
-int netprobe_bus_open_system(netprobe_bus **bus);
+/* A connection to the system bus at `address` (a D-Bus address; NULL or empty: as
+ * sd_bus_open_system, DBUS_SYSTEM_BUS_ADDRESS, else /run/dbus/system_bus_socket), connected,
+ * authenticated and its Hello answered within `timeout_usec`. 0 with `*bus` set; -ETIMEDOUT
+ * when the broker did not answer in time; another -errno when it cannot be reached. */
+int netprobe_bus_connect_system(const char *address, uint64_t timeout_usec, netprobe_bus **bus);
+/* Whether the connection still stands (the broker did not close it). */
+int netprobe_bus_is_open(netprobe_bus *bus);
+/* Closes and frees, never waiting for the broker. */
 void netprobe_bus_close(netprobe_bus *bus);
 
 /* One method call, waited for at most `timeout_usec`, that never starts a service by bus

@@ -18,46 +18,56 @@ public struct LinkOwners: Sendable, Equatable {
     public var networkManager: Bool
     public var resolved: Bool
     public var networkd: Bool
-    /// How long one D-Bus call may take: a daemon that does not answer in this time is one that
-    /// does not answer (each is local and answers in well under a millisecond).
+    /// How long one D-Bus call may take, connecting to the broker included: a daemon that does
+    /// not answer in this time is one that does not answer (each is local and answers in well
+    /// under a millisecond).
     public var timeout: Duration
+    /// The connection they are asked over, shared by every reader given these owners (a
+    /// `Checker` puts its own here: one per check, or per `wait` or `watch`).
+    public var bus: OwnerBus
 
     public init(networkManager: Bool = false, resolved: Bool = false, networkd: Bool = false,
-                timeout: Duration = .milliseconds(250)) {
+                timeout: Duration = .milliseconds(250), bus: OwnerBus = OwnerBus()) {
         self.networkManager = networkManager
         self.resolved = resolved
         self.networkd = networkd
         self.timeout = timeout
+        self.bus = bus
     }
 
     /// Nobody is asked: the files alone (tests, and `path`).
-    public static let none = LinkOwners()
-    public static let all = LinkOwners(networkManager: true, resolved: true, networkd: true)
+    public static var none: LinkOwners { LinkOwners() }
+    public static var all: LinkOwners { LinkOwners(networkManager: true, resolved: true, networkd: true) }
+
+    /// Who is asked and how long: the connection is not what they are.
+    public static func == (lhs: LinkOwners, rhs: LinkOwners) -> Bool {
+        lhs.networkManager == rhs.networkManager && lhs.resolved == rhs.resolved && lhs.networkd == rhs.networkd
+            && lhs.timeout == rhs.timeout
+    }
 
     var asksAnyone: Bool { networkManager || resolved || networkd }
 
-    /// A session of questions: the bus is opened on the first D-Bus question and closed with it.
+    /// A session of questions over `bus` (connected on the first question of a check, kept).
     func session() -> OwnerSession? {
         asksAnyone ? OwnerSession(self) : nil
     }
 }
 
-/// The questions of one read, over one bus connection.
-final class OwnerSession {
+/// The questions of one read, over the owners' shared connection, each within their limit.
+struct OwnerSession {
     let owners: LinkOwners
-    private var opened = false
-    private var connection: SystemBus?
 
     init(_ owners: LinkOwners) {
         self.owners = owners
     }
 
-    private var bus: SystemBus? {
-        if !opened {
-            opened = true
-            connection = SystemBus(timeout: owners.timeout)
-        }
-        return connection
+    private func call(_ destination: String, _ path: String, _ interface: String, _ member: String,
+                      string: String? = nil, int32: Int32? = nil) -> [BusValue]? {
+        owners.bus.call(destination, path, interface, member, string: string, int32: int32, limit: owners.timeout)
+    }
+
+    private func allProperties(_ destination: String, _ path: String, _ interface: String) -> BusValue? {
+        owners.bus.properties(destination, path, interface, limit: owners.timeout)
     }
 
     static let networkManagerName = "org.freedesktop.NetworkManager"
@@ -65,20 +75,20 @@ final class OwnerSession {
     /// What NetworkManager says of the device `interface`; nil when it is not running or does
     /// not manage the device.
     func networkManager(interface: String) -> NetworkManagerAnswer? {
-        guard owners.networkManager, let bus else { return nil }
+        guard owners.networkManager else { return nil }
         let name = Self.networkManagerName
-        guard let reply = bus.call(name, "/org/freedesktop/NetworkManager", name, "GetDeviceByIpIface", string: interface),
+        guard let reply = call(name, "/org/freedesktop/NetworkManager", name, "GetDeviceByIpIface", string: interface),
               let device = reply.first?.string,
-              let properties = bus.properties(name, device, "\(name).Device") else { return nil }
+              let properties = allProperties(name, device, "\(name).Device") else { return nil }
         var answer = NetworkManagerAnswer()
         for (property, kind) in [("Dhcp4Config", "DHCP4Config"), ("Dhcp6Config", "DHCP6Config")] {
             guard let path = properties[property]?.string, path != "/",
-                  let options = bus.properties(name, path, "\(name).\(kind)")?["Options"] else { continue }
+                  let options = allProperties(name, path, "\(name).\(kind)")?["Options"] else { continue }
             answer.add(dhcpOptions: options)
         }
         for (property, kind) in [("Ip4Config", "IP4Config"), ("Ip6Config", "IP6Config")] {
             guard let path = properties[property]?.string, path != "/",
-                  let data = bus.properties(name, path, "\(name).\(kind)")?["NameserverData"] else { continue }
+                  let data = allProperties(name, path, "\(name).\(kind)")?["NameserverData"] else { continue }
             answer.add(nameserverData: data)
         }
         return answer
@@ -87,20 +97,20 @@ final class OwnerSession {
     /// NetworkManager's DNS mode (`dnsmasq`, `systemd-resolved`, `default`, `none`, ...); nil when
     /// it is not running.
     func networkManagerDNSMode() -> String? {
-        guard owners.networkManager, let bus else { return nil }
+        guard owners.networkManager else { return nil }
         let name = Self.networkManagerName
-        return bus.properties(name, "/org/freedesktop/NetworkManager/DnsManager", "\(name).DnsManager")?["Mode"]?.string
+        return allProperties(name, "/org/freedesktop/NetworkManager/DnsManager", "\(name).DnsManager")?["Mode"]?.string
     }
 
     static let resolvedName = "org.freedesktop.resolve1"
 
     /// What systemd-resolved says it uses for the link `index`; nil when it is not running.
     func resolved(index: Int) -> ResolvedAnswer? {
-        guard owners.resolved, let bus, let index = Int32(exactly: index) else { return nil }
+        guard owners.resolved, let index = Int32(exactly: index) else { return nil }
         let name = Self.resolvedName
-        guard let reply = bus.call(name, "/org/freedesktop/resolve1", "\(name).Manager", "GetLink", int32: index),
+        guard let reply = call(name, "/org/freedesktop/resolve1", "\(name).Manager", "GetLink", int32: index),
               let link = reply.first?.string,
-              let properties = bus.properties(name, link, "\(name).Link") else { return nil }
+              let properties = allProperties(name, link, "\(name).Link") else { return nil }
         return ResolvedAnswer(linkProperties: properties)
     }
 
@@ -109,11 +119,11 @@ final class OwnerSession {
     /// What systemd-networkd says of the link `index`; nil when it is not running or does not
     /// manage the link.
     func networkd(index: Int) -> NetworkdAnswer? {
-        guard owners.networkd, let bus, let index = Int32(exactly: index) else { return nil }
+        guard owners.networkd, let index = Int32(exactly: index) else { return nil }
         let name = Self.networkdName
-        guard let reply = bus.call(name, "/org/freedesktop/network1", "\(name).Manager", "GetLinkByIndex", int32: index),
+        guard let reply = call(name, "/org/freedesktop/network1", "\(name).Manager", "GetLinkByIndex", int32: index),
               reply.count == 2, let link = reply[1].string,
-              let description = bus.call(name, link, "\(name).Link", "Describe")?.first?.string else { return nil }
+              let description = call(name, link, "\(name).Link", "Describe")?.first?.string else { return nil }
         return NetworkdAnswer(describe: Array(description.utf8))
     }
 }

@@ -13,48 +13,62 @@ let systemdLibrary: String? = {
     return String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }()
 
-/// One connection to the system bus, for the questions of one check, on one thread. Every call
-/// waits at most `timeout` and never starts a daemon by bus activation.
+/// One connection to the system bus, used by one thread at a time (`OwnerBus` holds it under its
+/// lock). Every call never starts a daemon by bus activation.
 final class SystemBus {
     private let bus: OpaquePointer
-    let timeout: Duration
 
-    /// Nil when libsystemd cannot be loaded or the bus cannot be reached (no bus: nothing to ask).
-    init?(timeout: Duration) {
-        guard systemdLibrary == nil else { return nil }
-        var bus: OpaquePointer?
-        guard netprobe_bus_open_system(&bus) >= 0, let bus else { return nil }
+    private init(_ bus: OpaquePointer) {
         self.bus = bus
-        self.timeout = timeout
     }
 
     deinit {
         netprobe_bus_close(bus)
     }
 
-    /// Daemons that let a call run out of time: not asked again on this connection, so a hung
-    /// daemon costs a check one `timeout`, not one per question.
-    private var silent: Set<String> = []
-
-    /// The reply of one method call, read whole; nil when the call failed (no such service,
-    /// object or property, no answer within `timeout`).
-    func call(_ destination: String, _ path: String, _ interface: String, _ member: String,
-              string: String? = nil, int32: Int32? = nil) -> [BusValue]? {
-        guard !silent.contains(destination) else { return nil }
-        var reply: OpaquePointer?
-        var error = [CChar](repeating: 0, count: 256)
-        let micros = UInt64(max(1, timeout.inMilliseconds)) * 1000
-        let status = netprobe_bus_call(bus, destination, path, interface, member, string, int32 == nil ? 0 : 1,
-                                       int32 ?? 0, micros, &reply, &error, error.count)
-        if status == -Int32(ETIMEDOUT) { silent.insert(destination) }
-        guard status >= 0, let reply else { return nil }
-        defer { netprobe_bus_message_unref(reply) }
-        return BusReader(message: reply).values()
+    enum Opening {
+        case opened(SystemBus)
+        /// The broker took the connection and did not finish authentication and Hello in time.
+        case timedOut
+        /// No libsystemd, no broker at `address`, or it refused.
+        case unreachable
     }
 
-    /// Every property of `interface` on `path` (a{sv}).
-    func properties(_ destination: String, _ path: String, _ interface: String) -> BusValue? {
-        call(destination, path, "org.freedesktop.DBus.Properties", "GetAll", string: interface)?.first
+    /// Connected, authenticated and greeted (Hello answered) within `limit`, or given up.
+    /// `address`: a D-Bus address; nil: `DBUS_SYSTEM_BUS_ADDRESS`, else the standard socket.
+    static func connect(address: String?, within limit: Duration) -> Opening {
+        guard systemdLibrary == nil else { return .unreachable }
+        var bus: OpaquePointer?
+        let status = netprobe_bus_connect_system(address, UInt64(max(1, limit.inMilliseconds * 1000)), &bus)
+        if status == -Int32(ETIMEDOUT) { return .timedOut }
+        guard status >= 0, let bus else { return .unreachable }
+        return .opened(SystemBus(bus))
+    }
+
+    var isOpen: Bool { netprobe_bus_is_open(bus) != 0 }
+
+    enum Answer {
+        case values([BusValue])
+        /// No such service, object or property, or a reply that could not be read.
+        case failed
+        /// No answer within the limit.
+        case timedOut
+        /// The broker closed the connection: a new one is needed.
+        case broken
+    }
+
+    /// The reply of one method call, read whole, waited for at most `limit`.
+    func call(_ destination: String, _ path: String, _ interface: String, _ member: String,
+              string: String? = nil, int32: Int32? = nil, within limit: Duration) -> Answer {
+        var reply: OpaquePointer?
+        var error = [CChar](repeating: 0, count: 256)
+        let micros = UInt64(max(1, limit.inMilliseconds * 1000))
+        let status = netprobe_bus_call(bus, destination, path, interface, member, string, int32 == nil ? 0 : 1,
+                                       int32 ?? 0, micros, &reply, &error, error.count)
+        if status == -Int32(ETIMEDOUT) { return .timedOut }
+        guard status >= 0, let reply else { return isOpen ? .failed : .broken }
+        defer { netprobe_bus_message_unref(reply) }
+        return BusReader(message: reply).values().map(Answer.values) ?? .failed
     }
 }
 
