@@ -16,8 +16,9 @@ let package = Package(
         // libcurl's headers (libcurl4-openssl-dev) at build time; libcurl.so.4 itself is
         // dlopened on the first transfer (loader.c), so the binary does not link it.
         .target(name: "CCurl"),
-        // libsystemd's sd-bus and sd-network, dlopened on the first question to a daemon that
-        // configures links (loader.c): the binary does not link libsystemd either.
+        // libsystemd's sd-bus, dlopened on the first question to a daemon that configures links
+        // (loader.c; libsystemd exports no sd-network, networkd is asked over D-Bus too): the
+        // binary does not link libsystemd either.
         .target(name: "CSystemd"),
         // glibc functions Swift's Glibc module leaves out (timerfd, malloc_trim,
         // posix_spawn_file_actions_addclosefrom_np, a filtered packet socket), declared once with their types, and the

@@ -65,11 +65,13 @@ extension CaptivePortalAPI {
         let report: CapportReport?
     }
 
-    /// The query for this check, or nil when no API URI is known.
-    static func discover(_ options: CheckOptions, path: PathSnapshot, families: Set<AddressFamily>, through: [String]) -> Query? {
+    /// The query for this check, or nil when no API URI is known: `leases` are the path's, as
+    /// its plan read them (the owners asked once).
+    static func discover(_ options: CheckOptions, leases: LeaseReader.Reading, families: Set<AddressFamily>,
+                         through: [String]) -> Query? {
         // --capport-url wins over whatever the network announced.
         let announced = options.capportURL.map { LeaseReader.Found(uri: $0, source: "option") }
-        guard let found = announced ?? options.leases.captivePortal(path: path, through: through) else { return nil }
+        guard let found = announced ?? options.leases.captivePortal(leases) else { return nil }
         // Bound like the probes: only with -i, then to the interface the URI was learned on
         // (or, for --capport-url, the one the probes use).
         let binding = options.interfaces.isEmpty

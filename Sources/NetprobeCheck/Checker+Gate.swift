@@ -64,8 +64,9 @@ extension Checker {
         var seen: Set<String> = []
         for name in gates.flatMap({ $0.open?.interfaces ?? [] }) where seen.insert(name).inserted {
             facts.interfaces.append(name)
-            facts.uris.append(leases.captivePortal(path: snapshot, through: [name])?.uri)
-            facts.resolvers.append(options.askLinkResolvers ? leases.resolvers(path: snapshot, through: [name])?.servers : nil)
+            let reading = leases.read(path: snapshot, through: [name])
+            facts.uris.append(leases.captivePortal(reading)?.uri)
+            facts.resolvers.append(options.askLinkResolvers ? leases.resolvers(reading)?.servers : nil)
         }
         return facts
     }

@@ -63,6 +63,19 @@ public final class Checker {
         try source.snapshot()
     }
 
+    /// The snapshot `path` shows: the stub's upstreams as its owner says them over D-Bus, as a
+    /// check whose probes go out asks them, so that both name the same servers in the same
+    /// words. Nothing is sent to the network; the owners are asked within `timeout` seconds.
+    public func describedSnapshot(owners: LinkOwners = .all, timeout: Double = 1) throws(CheckError) -> PathSnapshot {
+        var snapshot = try source.snapshot()
+        var owners = owners
+        owners.bus = ownerBus
+        ownerBus.beginCheck(deadline: .now + .milliseconds(Int64(timeout * 1000)))
+        defer { ownerBus.endCheck() }
+        snapshot.dns = StubUpstreams.asked(snapshot.dns, interfaces: snapshot.interfaces, owners: owners)
+        return snapshot
+    }
+
     public func run(_ options: CheckOptions) throws(CheckError) -> Report {
         let clock = ContinuousClock()
         let start = clock.now

@@ -54,9 +54,10 @@ struct PathPlan {
         let wanted = options.interfaces
         let binding = wanted.isEmpty ? nil : (through.first { wanted.contains($0) } ?? wanted.first)
         plan.add(options, families: families, binding: binding, onlyInterfaces: wanted)
-        plan.api = CaptivePortalAPI.discover(options, path: snapshot, families: families, through: through)
+        let reading = plan.readLeases(options, snapshot: snapshot, through: through)
+        plan.api = CaptivePortalAPI.discover(options, leases: reading, families: families, through: through)
         plan.canary = DNSCanary.request(like: plan.requests.first)
-        plan.watchResolvers(options, snapshot: snapshot, through: through)
+        plan.watchResolvers(options, snapshot: snapshot, leases: reading)
         return plan
     }
 
@@ -65,14 +66,20 @@ struct PathPlan {
     /// check for the system resolver's own time-outs (5 s and more).
     static let configuredResolverPatience = 1.0
 
-    /// Finds the link's own resolvers and, when the machine's questions do not already go to
-    /// them, gives every probe that the system resolver looks up a resolve deadline, so that
-    /// silence from the configured resolvers is a DNS failure after `configuredResolverPatience`.
-    mutating func watchResolvers(_ options: CheckOptions, snapshot: PathSnapshot, through: [String]) {
-        guard options.askLinkResolvers else { return }
+    /// The leases of the path's links, read once for the plan (the owners asked once): the
+    /// Captive Portal API URI, the link's resolvers and the DHCPINFORM's server all come from it.
+    mutating func readLeases(_ options: CheckOptions, snapshot: PathSnapshot, through: [String]) -> LeaseReader.Reading {
         let reading = options.leases.read(path: snapshot, through: through)
         leaseProblems = reading.problems
         leases = reading.leases
+        return reading
+    }
+
+    /// Finds the link's own resolvers and, when the machine's questions do not already go to
+    /// them, gives every probe that the system resolver looks up a resolve deadline, so that
+    /// silence from the configured resolvers is a DNS failure after `configuredResolverPatience`.
+    mutating func watchResolvers(_ options: CheckOptions, snapshot: PathSnapshot, leases reading: LeaseReader.Reading) {
+        guard options.askLinkResolvers else { return }
         guard let link = options.leases.resolvers(reading), !Self.reaches(link, snapshot.dns) else { return }
         linkResolvers = link
         for index in requests.indices where requests[index].proxy == nil && Self.looksUpName(requests[index].url) {
@@ -161,11 +168,12 @@ struct PathPlan {
             return plan
         }
         plan.add(options, families: [family], binding: interface, onlyInterfaces: [interface])
-        plan.api = CaptivePortalAPI.discover(options, path: snapshot, families: [family], through: [interface])
+        let reading = plan.readLeases(options, snapshot: snapshot, through: [interface])
+        plan.api = CaptivePortalAPI.discover(options, leases: reading, families: [family], through: [interface])
         plan.api?.request?.interface = interface
         plan.api?.request?.family = family
         plan.canary = DNSCanary.request(like: plan.requests.first)
-        plan.watchResolvers(options, snapshot: snapshot, through: [interface])
+        plan.watchResolvers(options, snapshot: snapshot, leases: reading)
         return plan
     }
 

@@ -54,7 +54,7 @@ public struct StubUpstreams: Sendable, Equatable {
         guard dns.localStub else { return nil }
         // resolved with no server recorded yet (as just started) left its upstreams unknown.
         if Self.isResolvedStub(dns), let found = resolved(interfaces: interfaces), !found.servers.isEmpty {
-            return (found.servers, "systemd-resolved", found.tlsOnly ? "tls" : nil)
+            return (found.servers, "systemd-resolved", found.transport)
         }
         if networkManagerManages(dns), let text = CheckedFile.text(networkManagerFile, limit: ResolvConf.readLimit) {
             let servers = Self.upstreams(ResolvConf.parse(text, source: networkManagerFile).servers)
@@ -95,7 +95,7 @@ public struct StubUpstreams: Sendable, Equatable {
             guard !modes.isEmpty else { return dns }
             out.upstreams = servers
             out.upstreamsSource = "systemd-resolved"
-            out.upstreamsTransport = modes.contains("yes") ? "tls" : modes.contains("opportunistic") ? "opportunistic" : "plain"
+            out.upstreamsTransport = Self.transport(modes)
             return out
         }
         if dns.upstreamsSource == "networkmanager", let mode = session.networkManagerDNSMode(), mode != "dnsmasq" {
@@ -107,22 +107,30 @@ public struct StubUpstreams: Sendable, Equatable {
     }
 
     /// resolved's upstream servers: its full list, then any per-link server it did not list
-    /// (resolv.conf holds three at most), and whether a link's state says DNS over TLS only.
-    /// Nil when resolved left no resolv.conf (not running).
-    func resolved(interfaces: [NetworkInterface]) -> (servers: [String], tlsOnly: Bool)? {
+    /// (resolv.conf holds three at most), and how it reaches them (`transport`: each link's
+    /// `DNS_OVER_TLS=`, unset being plain DNS). Nil when resolved left no resolv.conf (not running).
+    func resolved(interfaces: [NetworkInterface]) -> (servers: [String], transport: String)? {
         guard let text = CheckedFile.text("\(resolvedDirectory)/resolv.conf", limit: ResolvConf.readLimit) else { return nil }
         var servers = Self.upstreams(ResolvConf.parse(text, source: "").servers)
-        var tlsOnly = false
+        var modes: [String] = []
         for interface in interfaces where interface.type != .loopback {
             guard let state = CheckedFile.text("\(resolvedDirectory)/netif/\(interface.index)", limit: ResolvConf.readLimit,
                                                followSymlinks: false) else { continue }
-            if KeyValueState.value("DNS_OVER_TLS", in: state) == "yes" { tlsOnly = true }
+            modes.append(KeyValueState.value("DNS_OVER_TLS", in: state) ?? "no")
             guard let value = KeyValueState.value("SERVERS", in: state) else { continue }
             for word in value.split(separator: " ") {
                 if let server = Self.serverAddress(word), !servers.contains(server) { servers.append(server) }
             }
         }
-        return (servers, tlsOnly)
+        return (servers, Self.transport(modes))
+    }
+
+    /// How resolved reaches its upstreams, in one set of words whether its D-Bus interface or its
+    /// files said it (`DNSOverTLS`, `DNS_OVER_TLS=`: yes, opportunistic, no): "tls" when a link
+    /// takes TLS only (a network that drops port 853 drops every question), "opportunistic"
+    /// when one tries TLS first, else "plain".
+    static func transport(_ modes: [String]) -> String {
+        modes.contains("yes") ? "tls" : modes.contains("opportunistic") ? "opportunistic" : "plain"
     }
 
     /// The addresses a stub can forward to: unicast, and not the machine's own (a loopback

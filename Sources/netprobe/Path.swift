@@ -28,7 +28,7 @@ struct Path: ParsableCommand {
 
     func run() throws {
         do {
-            var snapshot = try Checker().snapshot()
+            var snapshot = try Checker().describedSnapshot()
             // One DNS query, and only on an IPv6-only machine: the NAT64 prefix (RFC 7050).
             snapshot.nat64 = NAT64Discovery.discover(snapshot, deadline: .now + .seconds(1))
             Output.write(json || format == .json ? JSONFormatter.format(snapshot) : TextFormatter.format(snapshot))

@@ -214,15 +214,18 @@ import Testing
         try tree.write("netif/links/2", Self.networkdState)
         let config = DefaultProbes.config()
         let bound = CheckOptions(config: config, interfaces: ["eth0"], timeout: 3, caBundle: "/lab/ca.pem", leases: tree.discovery)
-        let query = try #require(CaptivePortalAPI.discover(bound, path: Self.eth0, families: [.ipv4], through: ["eth0"]))
+        let query = try #require(CaptivePortalAPI.discover(bound, leases: tree.discovery.read(path: Self.eth0, through: ["eth0"]),
+                                                                 families: [.ipv4], through: ["eth0"]))
         let request = try #require(query.request)
         #expect(request.interface == "eth0" && request.family == .ipv4 && request.timeout == 3 && request.caBundle == "/lab/ca.pem")
         #expect(query.report == nil)
         let free = CheckOptions(config: config, leases: tree.discovery)
-        let unbound = try #require(CaptivePortalAPI.discover(free, path: Self.eth0, families: [.ipv4, .ipv6], through: ["eth0"])?.request)
+        let unbound = try #require(CaptivePortalAPI.discover(free, leases: tree.discovery.read(path: Self.eth0, through: ["eth0"]),
+                                                                     families: [.ipv4, .ipv6], through: ["eth0"])?.request)
         #expect(unbound.interface == nil && unbound.family == nil && unbound.timeout == config.probeTimeout)
         let explicit = CheckOptions(config: config, capportURL: CapportReport.unrestrictedURI, leases: tree.discovery)
-        let unrestricted = try #require(CaptivePortalAPI.discover(explicit, path: Self.eth0, families: [.ipv4], through: ["eth0"]))
+        let unrestricted = try #require(CaptivePortalAPI.discover(explicit, leases: LeaseReader.Reading(),
+                                                                        families: [.ipv4], through: ["eth0"]))
         #expect(unrestricted.request == nil && unrestricted.report?.state == .unrestricted && unrestricted.report?.source == "option")
     }
 

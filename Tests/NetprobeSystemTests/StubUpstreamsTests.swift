@@ -38,6 +38,21 @@ import Testing
         // The loopback upstream (another local forwarder) and 0.0.0.0 are no network's servers.
         #expect(found?.servers == ["198.51.100.1", "fe80::53", "203.0.113.9", "2001:db8::53"])
         #expect(found?.source == "systemd-resolved")
+        // No link sets DNS over TLS: plain DNS, said as resolved's D-Bus answer is said.
+        #expect(found?.transport == "plain")
+    }
+
+    /// The files and the D-Bus interface say the transport in the same words: a link trying
+    /// TLS first is "opportunistic" from either.
+    @Test func theTransportIsSaidAsTheDBusAnswerSaysIt() throws {
+        let tree = try Tree()
+        try tree.write("resolve/resolv.conf", "nameserver 198.51.100.1\n")
+        try tree.write("resolve/netif/2", "DNS_OVER_TLS=opportunistic\nSERVERS=198.51.100.1\n")
+        try tree.write("resolve/netif/3", "SERVERS=203.0.113.9\n")
+        let found = tree.reader.read(Self.resolvedStub, interfaces: [Self.eth0, Self.wlan0])
+        #expect(found?.transport == "opportunistic")
+        #expect(found?.transport == StubUpstreams.transport(["opportunistic", "no"]))
+        #expect(StubUpstreams.transport(["no"]) == "plain" && StubUpstreams.transport(["no", "yes"]) == "tls")
     }
 
     @Test func noStubNoUpstreams() throws {

@@ -16,3 +16,23 @@ CHECKS=(
     'r["dns"]["used"] == "configured" and r["dns"]["link_asked"] is False'
     'elapsed < 2'
 )
+# `path --json` asks the stub's owner as the check does: both say the same of every DNS key
+# they share (the upstreams, their source and transport).
+scenario_test() {
+    default_test || return 1
+    if ! "$LAB" exec netprobe path --json >"$DIR/path.json" 2>>"$DIR/stderr.txt"; then
+        echo "path --json failed" >>"$DIR/check.txt"
+        return 1
+    fi
+    python3 - "$DIR/report.json" "$DIR/path.json" >>"$DIR/check.txt" <<'PY'
+import json, sys
+check = json.load(open(sys.argv[1]))["dns"]
+path = json.load(open(sys.argv[2]))["dns"]
+shared = sorted(set(check) & set(path))
+differ = {key: (check[key], path[key]) for key in shared if check[key] != path[key]}
+if differ or "upstreams_transport" not in shared:
+    print("path --json and check --json disagree on dns: %s (shared keys %s)" % (differ, shared))
+    sys.exit(1)
+print("path --json agrees with the check on dns: %s" % ", ".join(shared))
+PY
+}

@@ -129,10 +129,15 @@ public struct LeaseReader: Sendable {
     }
 
     /// The announced URI of the first interface of `through` (the kernel's own way out first)
-    /// that has one recorded.
-    /// The owners are not asked: none of them keeps option 114 (NetworkManager 1.42 drops it).
+    /// that has one recorded: systemd-networkd's `CaptivePortal` over D-Bus (254 and newer), else
+    /// the files (NetworkManager 1.42 keeps no option 114 anywhere).
     public func captivePortal(path: PathSnapshot, through: [String]) -> Found? {
-        for lease in read(path: path, through: through, askingOwners: false).leases {
+        captivePortal(read(path: path, through: through))
+    }
+
+    /// The announced URI of the first lease in `reading` that has one.
+    public func captivePortal(_ reading: Reading) -> Found? {
+        for lease in reading.leases {
             if let uri = lease.captivePortal { return Found(uri: uri, source: lease.source, interface: lease.interface) }
         }
         return nil
@@ -158,12 +163,12 @@ public struct LeaseReader: Sendable {
         return nil
     }
 
-    /// Every lease that counts for the interfaces of `through`, interface by interface; the
-    /// owners asked first unless `askingOwners` is false.
-    public func read(path: PathSnapshot, through: [String], askingOwners: Bool = true) -> Reading {
+    /// Every lease that counts for the interfaces of `through`, interface by interface, the
+    /// owners asked first.
+    public func read(path: PathSnapshot, through: [String]) -> Reading {
         var reading = Reading()
         let now = self.now ?? Date()
-        let session = through.isEmpty || !askingOwners ? nil : owners.session()
+        let session = through.isEmpty ? nil : owners.session()
         for name in through {
             let link = path.interfaces.first { $0.name == name }
             reading.leases += leases(interface: name, index: link?.index, addresses: link?.addresses ?? [], now: now,
