@@ -91,7 +91,9 @@ public final class Checker {
         }
         results = RouteTruth.apply(results, allPaths: options.allPaths, snapshot: snapshot, source: source)
         var paths = results.map { PathReport($0, config: options.config, started: start) }
-        FaultFinder.locate(&paths, results: results, snapshot: snapshot, source: source,
+        let neighbours = NetworkFinder.neighbours(results, source: source)
+        NetworkFinder.identify(&paths, results: results, snapshot: snapshot, neighbours: neighbours)
+        FaultFinder.locate(&paths, results: results, snapshot: snapshot, neighbours: neighbours,
                            routerErrors: runner?.takeRouterErrors() ?? [])
         // After the verdict, which it never changes: only an IPv6-only machine asks, once.
         snapshot.nat64 = NAT64Discovery.discover(snapshot, deadline: deadline)

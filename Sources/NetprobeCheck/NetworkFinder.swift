@@ -1,0 +1,42 @@
+import NetprobeWire
+import NetprobeVerdict
+import NetprobeOutput
+import NetprobeSystem
+import NetprobeNetwork
+
+/// Names the network each path is on (`PathReport.network`) from what the check already has
+/// or the kernel already knows, after the round: the gateway's link-layer address from the
+/// neighbour table (the check's own traffic just made the kernel resolve it), the DHCP server
+/// of the lease the plan read, the first search domain of resolv.conf. Nothing is sent, and a
+/// path whose gate said offline is not looked at: its answer stays instant.
+enum NetworkFinder {
+    /// The kernel's neighbour table, read once when any path's gate passed (the identity and
+    /// the fault of an offline path both need it); empty, and not read, otherwise.
+    static func neighbours(_ results: [Round.PathResult], source: any PathSource) -> [NeighbourTable.Entry] {
+        let probed = results.contains { result in
+            if case .pass = result.plan.gate { return true }
+            return false
+        }
+        return probed ? source.neighbours() : []
+    }
+
+    static func identify(_ paths: inout [PathReport], results: [Round.PathResult], snapshot: PathSnapshot,
+                         neighbours: [NeighbourTable.Entry]) {
+        for index in paths.indices {
+            let plan = results[index].plan
+            guard case .pass = plan.gate else { continue }
+            paths[index].network = identity(plan, snapshot: snapshot, neighbours: neighbours)
+        }
+    }
+
+    /// One path's network: the gateway of its first family (IPv4 before IPv6) that the table
+    /// resolved, the server of its interface's lease (else of any lease of the links it leaves
+    /// through), and the machine's DNS domain.
+    static func identity(_ plan: PathPlan, snapshot: PathSnapshot, neighbours: [NeighbourTable.Entry]) -> NetworkIdentity {
+        let gatewayMAC = NeighbourTable.linkLayer(of: FaultFinder.gateways(plan, snapshot: snapshot), in: neighbours)
+        let leases = plan.leases ?? []
+        let own = leases.first { $0.interface == plan.interface && $0.server != nil }
+        let server = (own ?? leases.first { $0.server != nil })?.server
+        return NetworkIdentity(gatewayMAC: gatewayMAC, dhcpServer: server, domain: snapshot.dns.searchDomains.first, ssid: nil)
+    }
+}
