@@ -1,0 +1,79 @@
+@testable import NetprobeWire
+@testable import NetprobeVerdict
+@testable import NetprobeSystem
+@testable import NetprobeCheck
+@testable import NetprobeWatch
+@testable import NetprobeOutput
+import Testing
+
+/// Each path names its network from what the check already has: the gateway's link-layer
+/// address in the neighbour table, the DHCP server of the lease the plan read, the domain of the
+/// resolver configuration. A gate that says offline reads nothing.
+@Suite struct NetworkFinderTests {
+    static func entry(_ address: String, mac: String?, state: NeighbourState = .reachable) -> NeighbourTable.Entry {
+        NeighbourTable.Entry(interfaceIndex: 2, address: IPAddressText.address(address) ?? [], state: state, linkLayer: mac)
+    }
+
+    static var homeSnapshot: PathSnapshot {
+        var snapshot = Kit.dualStack
+        snapshot.dns.searchDomains = ["Home.Example."]
+        return snapshot
+    }
+
+    static func check(_ snapshot: PathSnapshot, _ entries: [NeighbourTable.Entry], server: String = "198.51.100.1",
+                      allPaths: Bool = false) throws -> (Report, Int) {
+        let source = FaultFinderTests.Neighbours(snapshot, entries)
+        let runner = ScriptedRunner { _, _ in Kit.ok(5) }
+        let leases = try DHCPInformFallbackTests.Leases([("eth0", "198.51.100.2", server)])
+        var options = Kit.options(allPaths: allPaths, families: [.ipv4])
+        options.leases = leases.reader()
+        let report = try withExtendedLifetime(leases) { try Checker(source: source, makeRunner: { runner }).run(options) }
+        return (report, source.reads)
+    }
+
+    @Test func theNetworkIsItsGatewayItsServerAndItsDomain() throws {
+        let (report, reads) = try Self.check(Self.homeSnapshot, [Self.entry("198.51.100.1", mac: "02:00:5e:00:53:01")])
+        #expect(reads == 1)
+        let network = try #require(report.network)
+        #expect(network == NetworkIdentity(gatewayMAC: "02:00:5e:00:53:01", dhcpServer: "198.51.100.1", domain: "home.example"))
+        #expect(network.id == NetworkIdentity(gatewayMAC: "02:00:5e:00:53:01", dhcpServer: "198.51.100.1", domain: "home.example").id)
+        #expect(report.paths.allSatisfy { $0.network == network })
+        #expect(JSONFormatter.format(report).contains(#""network":{"dhcp_server":"198.51.100.1","domain":"home.example","gateway_mac":"02:00:5e:00:53:01","id":"\#(network.id!)","ssid":null}"#))
+    }
+
+    /// The same network checked twice gives the same id; another gateway or another DHCP server
+    /// is another network, and watch reports it even though the verdict stayed online.
+    @Test func anotherGatewayOrServerIsAnotherNetworkAndAChange() throws {
+        let home = [Self.entry("198.51.100.1", mac: "02:00:5e:00:53:01")]
+        let (first, _) = try Self.check(Self.homeSnapshot, home)
+        let (again, _) = try Self.check(Self.homeSnapshot, home)
+        #expect(first.network?.id != nil && first.network?.id == again.network?.id)
+        #expect(WatchRecord.after(first, again, allPaths: false) == nil)
+        let (office, _) = try Self.check(Self.homeSnapshot, [Self.entry("198.51.100.1", mac: "02:00:5e:00:53:99")])
+        #expect(office.network?.id != first.network?.id)
+        #expect(WatchRecord.after(first, office, allPaths: false)?.changed == ["network"])
+        let (hotel, _) = try Self.check(Self.homeSnapshot, home, server: "198.51.100.67")
+        #expect(hotel.network?.id != first.network?.id)
+        #expect(WatchRecord.after(first, hotel, allPaths: false)?.environment["NETPROBE_NETWORK_ID"] == hotel.network?.id)
+    }
+
+    /// An unresolved gateway gives no address; the other parts still name the network.
+    @Test func aFailedNeighbourHasNoAddress() throws {
+        let (report, _) = try Self.check(Self.homeSnapshot, [Self.entry("198.51.100.1", mac: "02:00:5e:00:53:01", state: .failed)])
+        #expect(report.network?.gatewayMAC == nil)
+        #expect(report.network?.dhcpServer == "198.51.100.1" && report.network?.domain == "home.example")
+    }
+
+    @Test func theGatesOfflineAnswerReadsNothing() throws {
+        let (report, reads) = try Self.check(Kit.noRoute, [Self.entry("198.51.100.1", mac: "02:00:5e:00:53:01")])
+        #expect(report.reason == .noDefaultRoute && reads == 0)
+        #expect(report.network == nil)
+        #expect(JSONFormatter.format(report).contains(#""network":{"dhcp_server":null,"domain":null,"gateway_mac":null,"id":null,"ssid":null}"#))
+    }
+
+    @Test func everyPathNamesItsNetwork() throws {
+        let (report, reads) = try Self.check(Self.homeSnapshot, [Self.entry("198.51.100.1", mac: "02:00:5e:00:53:01")], allPaths: true)
+        #expect(reads == 1)
+        #expect(!report.paths.isEmpty && report.paths.allSatisfy { $0.network?.gatewayMAC == "02:00:5e:00:53:01" })
+    }
+}
