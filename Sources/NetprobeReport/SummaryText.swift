@@ -53,7 +53,7 @@ public enum SummaryText {
         guard !summary.networks.isEmpty else { return "" }
         let rows = summary.networks.map { network -> [String] in
             let tracker = network.tracker
-            return [TerminalText.escape(network.name, limit: 40), network.id, duration(tracker.observed),
+            return [TerminalText.escape(network.name, limit: 40), TerminalText.escape(network.id, limit: 64), duration(tracker.observed),
                     percent(tracker.online, tracker.observed), percent(tracker.portal, tracker.observed),
                     percent(tracker.offline, tracker.observed), "\(tracker.outages.count)",
                     tracker.availability.map { format2($0 * 100) + "%" } ?? "-"]

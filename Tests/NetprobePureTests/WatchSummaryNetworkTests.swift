@@ -94,4 +94,17 @@ struct WatchSummaryNetworkTests {
         #expect(summary.droppedNetworks == 5)
         #expect(summary.networks.allSatisfy { $0.name == $0.id })
     }
+
+    /// A log is as hostile as whoever wrote it: an id and a name with terminal controls and
+    /// markup reach no terminal or page unescaped.
+    @Test func hostileIdsAndNamesAreEscaped() {
+        let hostile = #""network":{"id":"\u001b[31m<script>","ssid":"\u001b]0;owned\u0007<b>x</b>"}"#
+        let summary = summarise([line(0, "start", "online", "probes-validated", network: hostile),
+                                 line(3, "stop", "online", "probes-validated", network: hostile)])
+        #expect(summary.networks.count == 1)
+        let text = SummaryText.format(summary)
+        #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
+        let html = SummaryHTML.format(summary)
+        #expect(!html.contains("<script") && !html.contains("<b>x"))
+    }
 }
