@@ -68,12 +68,14 @@ struct PathPlan {
     /// Finds the link's own resolvers and, when the machine's questions do not already go to
     /// them, gives every probe that the system resolver looks up a resolve deadline, so that
     /// silence from the configured resolvers is a DNS failure after `configuredResolverPatience`.
+    /// The leases are read even when the link's resolvers are never to be asked: they also name
+    /// the DHCP server, a part of the path's network (`NetworkFinder`), which must not depend on
+    /// an option.
     mutating func watchResolvers(_ options: CheckOptions, snapshot: PathSnapshot, through: [String]) {
-        guard options.askLinkResolvers else { return }
         let reading = options.leases.read(path: snapshot, through: through)
         leaseProblems = reading.problems
         leases = reading.leases
-        guard let link = options.leases.resolvers(reading), !Self.reaches(link, snapshot.dns) else { return }
+        guard options.askLinkResolvers, let link = options.leases.resolvers(reading), !Self.reaches(link, snapshot.dns) else { return }
         linkResolvers = link
         for index in requests.indices where requests[index].proxy == nil && Self.looksUpName(requests[index].url) {
             requests[index].resolveWithin = Self.configuredResolverPatience

@@ -21,12 +21,13 @@ import Testing
     }
 
     static func check(_ snapshot: PathSnapshot, _ entries: [NeighbourTable.Entry], server: String = "198.51.100.1",
-                      allPaths: Bool = false) throws -> (Report, Int) {
+                      allPaths: Bool = false, askLinkResolvers: Bool = true) throws -> (Report, Int) {
         let source = FaultFinderTests.Neighbours(snapshot, entries)
         let runner = ScriptedRunner { _, _ in Kit.ok(5) }
         let leases = try DHCPInformFallbackTests.Leases([("eth0", "198.51.100.2", server)])
         var options = Kit.options(allPaths: allPaths, families: [.ipv4])
         options.leases = leases.reader()
+        options.askLinkResolvers = askLinkResolvers
         let report = try withExtendedLifetime(leases) { try Checker(source: source, makeRunner: { runner }).run(options) }
         return (report, source.reads)
     }
@@ -55,6 +56,15 @@ import Testing
         let (hotel, _) = try Self.check(Self.homeSnapshot, home, server: "198.51.100.67")
         #expect(hotel.network?.id != first.network?.id)
         #expect(WatchRecord.after(first, hotel, allPaths: false)?.environment["NETPROBE_NETWORK_ID"] == hotel.network?.id)
+    }
+
+    /// --no-link-resolvers changes what is asked, not which network this is.
+    @Test func theIdDoesNotDependOnAskingTheLinksResolvers() throws {
+        let home = [Self.entry("198.51.100.1", mac: "02:00:5e:00:53:01")]
+        let (asked, _) = try Self.check(Self.homeSnapshot, home)
+        let (unasked, _) = try Self.check(Self.homeSnapshot, home, askLinkResolvers: false)
+        #expect(unasked.network?.dhcpServer == "198.51.100.1")
+        #expect(unasked.network?.id == asked.network?.id)
     }
 
     /// An unresolved gateway gives no address; the other parts still name the network.
