@@ -7,7 +7,8 @@ import NetprobeNetwork
 /// Names the network each path is on (`PathReport.network`) from what the check already has
 /// or the kernel already knows, after the round: the gateway's link-layer address from the
 /// neighbour table (the check's own traffic just made the kernel resolve it), the DHCP server
-/// of the lease the plan read, the first search domain of resolv.conf. Nothing is sent, and a
+/// of the lease the plan read, the first search domain of resolv.conf, and on Wi-Fi the SSID
+/// NetworkManager gave with that lease (its active access point). Nothing is sent, and a
 /// path whose gate said offline is not looked at: its answer stays instant.
 enum NetworkFinder {
     /// The kernel's neighbour table, read once when any path's gate passed (the identity and
@@ -37,6 +38,8 @@ enum NetworkFinder {
         let leases = plan.leases ?? []
         let own = leases.first { $0.interface == plan.interface && $0.server != nil }
         let server = (own ?? leases.first { $0.server != nil })?.server
-        return NetworkIdentity(gatewayMAC: gatewayMAC, dhcpServer: server, domain: snapshot.dns.searchDomains.first, ssid: nil)
+        // The SSID only of the path's own interface (NetworkManager's active access point).
+        let ssid = leases.first { $0.interface == plan.interface && $0.ssid != nil }?.ssid
+        return NetworkIdentity(gatewayMAC: gatewayMAC, dhcpServer: server, domain: snapshot.dns.searchDomains.first, ssid: ssid)
     }
 }

@@ -87,3 +87,31 @@ import Testing
         #expect(!report.paths.isEmpty && report.paths.allSatisfy { $0.network?.gatewayMAC == "02:00:5e:00:53:01" })
     }
 }
+
+/// On Wi-Fi, NetworkManager names the SSID of the device's active access point, asked in the
+/// same session as its DHCP options; the network takes it from the lease of its own interface.
+@Suite struct NetworkSSIDTests {
+    @Test(arguments: [
+        (BusValue.bytes(Array("Cafe Wi-Fi".utf8)), "Cafe Wi-Fi" as String?),
+        (BusValue.variant(.bytes(Array("home".utf8))), "home"),
+        (BusValue.bytes([0x48, 0xFF, 0x69]), "H\u{FFFD}i"),   // not UTF-8: replaced, alike on every machine
+        (BusValue.bytes([]), nil),                          // hidden, or not associated
+        (BusValue.bytes([UInt8](repeating: 0x61, count: 33)), nil),  // no SSID is longer than 32 bytes
+        (BusValue.string("Cafe"), nil),                     // not the type the interface defines
+    ])
+    func theActiveAccessPointsSSID(value: BusValue, expected: String?) {
+        var answer = NetworkManagerAnswer()
+        answer.add(accessPoint: .array([.entry(.string("Strength"), .variant(.integer(70))), .entry(.string("Ssid"), value)]))
+        #expect(answer.ssid == expected)
+    }
+
+    @Test func theSSIDIsThePathsOwnInterfaces() {
+        var plan = PathPlan(interface: "wlan0", family: .ipv4, isDefault: true, gate: .pass(families: [.ipv4], interfaces: ["wlan0"]))
+        plan.leases = [LeaseReader.Lease(source: "networkmanager", interface: "wlan1", ssid: "Neighbour"),
+                       LeaseReader.Lease(source: "networkmanager", interface: "wlan0", server: "192.0.2.1", ssid: "Cafe")]
+        let network = NetworkFinder.identity(plan, snapshot: Kit.dualStack, neighbours: [])
+        #expect(network.ssid == "Cafe" && network.givenName == "Cafe")
+        plan.interface = "eth0"
+        #expect(NetworkFinder.identity(plan, snapshot: Kit.dualStack, neighbours: []).ssid == nil)
+    }
+}

@@ -60,6 +60,8 @@ final class OwnerSession {
     }
 
     static let networkManagerName = "org.freedesktop.NetworkManager"
+    /// NM_DEVICE_TYPE_WIFI.
+    static let wifiDeviceType: Int64 = 2
 
     /// What NetworkManager says of the device `interface`; nil when it is not running or does
     /// not manage the device.
@@ -79,6 +81,13 @@ final class OwnerSession {
             guard let path = properties[property]?.string, path != "/",
                   let data = bus.properties(name, path, "\(name).\(kind)")?["NameserverData"] else { continue }
             answer.add(nameserverData: data)
+        }
+        // A Wi-Fi device (NM_DEVICE_TYPE_WIFI): the SSID of its active access point, a part of the
+        // network's identity. Two more questions, and only on Wi-Fi.
+        if properties["DeviceType"]?.integer == Self.wifiDeviceType,
+           let point = bus.properties(name, device, "\(name).Device.Wireless")?["ActiveAccessPoint"]?.string, point != "/",
+           let access = bus.properties(name, point, "\(name).AccessPoint") {
+            answer.add(accessPoint: access)
         }
         return answer
     }
