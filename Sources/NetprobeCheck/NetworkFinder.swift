@@ -22,11 +22,42 @@ enum NetworkFinder {
     }
 
     static func identify(_ paths: inout [PathReport], results: [Round.PathResult], snapshot: PathSnapshot,
-                         neighbours: [NeighbourTable.Entry]) {
+                         neighbours: [NeighbourTable.Entry], memory: inout GatewayMemory) {
         for index in paths.indices {
             let plan = results[index].plan
-            guard case .pass = plan.gate else { continue }
-            paths[index].network = identity(plan, snapshot: snapshot, neighbours: neighbours)
+            guard case .pass = plan.gate else {
+                // The link went down or lost its route: whatever comes next may be another network.
+                memory.forget(plan.interface)
+                continue
+            }
+            var network = identity(plan, snapshot: snapshot, neighbours: neighbours)
+            if let name = plan.interface, let gateway = FaultFinder.gateways(plan, snapshot: snapshot).first?.address {
+                memory.carry(&network, interface: name, gateway: gateway)
+            }
+            paths[index].network = network
+        }
+    }
+
+    /// The gateway's link-layer address each interface's last check saw, for a gateway that
+    /// stops answering ARP or ND (a hung router): the network is still the one it was, so long
+    /// as the gateway's address, the DHCP server, the domain and the SSID are all unchanged and
+    /// the link stayed up in between. Without it an outage of the router would count as time on
+    /// another network. A checker keeps it across the checks of a wait or watch.
+    struct GatewayMemory {
+        private var seen: [String: (gateway: String, network: NetworkIdentity)] = [:]
+
+        mutating func carry(_ network: inout NetworkIdentity, interface: String, gateway: String) {
+            if network.gatewayMAC != nil {
+                seen[interface] = (gateway, network)
+            } else if let last = seen[interface], last.gateway == gateway, last.network.dhcpServer == network.dhcpServer,
+                      last.network.domain == network.domain, last.network.ssid == network.ssid {
+                network.gatewayMAC = last.network.gatewayMAC
+            }
+        }
+
+        /// Forgets the interface's gateway; nil (a path down with no interface to name) forgets all.
+        mutating func forget(_ interface: String?) {
+            if let interface { seen[interface] = nil } else { seen = [:] }
         }
     }
 

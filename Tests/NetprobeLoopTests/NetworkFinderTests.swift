@@ -115,3 +115,43 @@ import Testing
         #expect(NetworkFinder.identity(plan, snapshot: Kit.dualStack, neighbours: []).ssid == nil)
     }
 }
+
+/// A router that stops answering ARP is still the network it was: watch's next checks keep the
+/// address it last saw while nothing else changed, so its outage counts on the right network.
+@Suite struct GatewayMemoryTests {
+    final class Changing: PathSource {
+        var current: PathSnapshot
+        var entries: [NeighbourTable.Entry]
+        init(_ current: PathSnapshot, _ entries: [NeighbourTable.Entry]) {
+            self.current = current
+            self.entries = entries
+        }
+        func snapshot() throws(CheckError) -> PathSnapshot { current }
+        func neighbours() -> [NeighbourTable.Entry] { entries }
+    }
+
+    @Test func aSilentGatewayKeepsItsNetworkUntilTheLinkGoes() throws {
+        let answering = [NetworkFinderTests.entry("198.51.100.1", mac: "02:00:5e:00:53:01")]
+        let silent = [NetworkFinderTests.entry("198.51.100.1", mac: nil, state: .failed)]
+        let source = Changing(NetworkFinderTests.homeSnapshot, answering)
+        let checker = Checker(source: source, makeRunner: { ScriptedRunner { _, _ in Kit.ok(5) } })
+        let options = Kit.options(timeout: 0.3, families: [.ipv4])
+        let home = try checker.run(options)
+        #expect(home.network?.gatewayMAC == "02:00:5e:00:53:01")
+        source.entries = silent
+        let hung = try checker.run(options)
+        #expect(hung.network?.id == home.network?.id)
+        // Another domain is another network: nothing is carried over to it.
+        source.current.dns.searchDomains = ["office.example"]
+        #expect(try checker.run(options).network?.gatewayMAC == nil)
+        source.current.dns.searchDomains = ["home.example"]
+        #expect(try checker.run(options).network?.id == home.network?.id)
+        // The link went down in between: whatever answers next may be another network.
+        source.current = Kit.noRoute
+        #expect(try checker.run(options).network == nil)
+        source.current = NetworkFinderTests.homeSnapshot
+        #expect(try checker.run(options).network?.gatewayMAC == nil)
+        // A one-shot check remembers nothing.
+        #expect(try Checker(source: source, makeRunner: { ScriptedRunner { _, _ in Kit.ok(5) } }).run(options).network?.gatewayMAC == nil)
+    }
+}
