@@ -1,5 +1,5 @@
 # shellcheck shell=bash disable=SC2034 # a scenario: lab up runs setup(), lab/test reads the rest
-DESCRIPTION="two networks behind one client: checks on one give one network.id, the other (another gateway MAC and domain, then another DHCP server) another; watch names each record's network across the switch (carrier off, the other router, carrier on) and report splits the time between them"
+DESCRIPTION="two networks behind one client: checks on one give one network.id, the other (another gateway MAC and domain, then another DHCP server) another; watch names each record's network across a hung router (still home) and a switch (carrier off, the other router, carrier on), and report splits the time between them"
 HOME_MAC=02:00:5e:00:53:01
 OFFICE_MAC=02:00:5e:00:53:02
 # lease SERVER: dhclient's lease of eth0, naming SERVER (option 54).
@@ -35,22 +35,28 @@ scenario_test() {
     np_step home-text check --json --timeout "$TIMEOUT"
     rm -f "$DIR/text.txt"
 
-    # watch across the switch: home for a while, the cable out, the office's router, the cable in.
+    # watch across the switch: home for a while, its router hung for a while (ARP unanswered:
+    # still home, an outage there), the cable out, the office's router, the cable in.
     local out=$DIR/watch.jsonl err=$DIR/watch.stderr.txt pid rc=0 n t0 t1 t2 t3
     : >"$out"
     t0=$(date +%s.%N)
-    "$LAB" exec netprobe watch --json --hold 0 --interval 600 --timeout 5 >"$out" 2>"$err" &
+    "$LAB" exec netprobe watch --json --hold 0 --interval 2 --timeout 2 >"$out" 2>"$err" &
     pid=$!
     timeout 15 tail -n +1 -f "$out" | head -n 1 >/dev/null || true
-    sleep 3
+    sleep 2
+    lab_do gateway_silent 4
+    timeout 15 tail -n +1 -f "$out" | head -n 2 >/dev/null || true
+    "$LAB" gw nft delete table arp lab_silent
+    timeout 15 tail -n +1 -f "$out" | head -n 3 >/dev/null || true
+    sleep 1
     t1=$(date +%s.%N)
     lab_do carrier off
     lab_do gateway_mac "$OFFICE_MAC"
     lab_do search_domain office.example
-    timeout 10 tail -n +1 -f "$out" | head -n 2 >/dev/null || true
+    timeout 10 tail -n +1 -f "$out" | head -n 4 >/dev/null || true
     t2=$(date +%s.%N)
     lab_do carrier on
-    timeout 15 tail -n +1 -f "$out" | head -n 3 >/dev/null || true
+    timeout 15 tail -n +1 -f "$out" | head -n 5 >/dev/null || true
     sleep 3
     t3=$(date +%s.%N)
     kill -TERM "$pid" 2>/dev/null
@@ -64,12 +70,18 @@ t0, t1, t2, t3 = map(float, sys.argv[6:10])
 records = [json.loads(line) for line in open(out) if line.strip()]
 got = [(r["event"], r["verdict"], r["network"]["id"]) for r in records]
 problems = []
-if len(records) != 4 or [g[:2] for g in got] != [("start", "online"), ("change", "offline"), ("change", "online"), ("stop", "online")]:
+want = [("start", "online"), ("change", "offline"), ("change", "online"), ("change", "offline"), ("change", "online"), ("stop", "online")]
+if [g[:2] for g in got] != want:
     problems.append("records %s" % got)
 else:
-    start, down, office, stop = records
+    start, hung, back, down, office, stop = records
     if start["network"]["id"] != home:
         problems.append("the start record's network %s, the checks' %s" % (start["network"]["id"], home))
+    # The hung router is still home's: the address last seen, the same id, no network change.
+    if hung["fault"] != "gateway" or hung["network"]["id"] != home or hung["network"]["gateway_mac"] is None or "network" in hung["changed"]:
+        problems.append("the hung router's record: fault %s, changed %s, network %s" % (hung["fault"], hung["changed"], hung["network"]))
+    if back["network"]["id"] != home or back["changed"] != ["verdict", "reason"]:
+        problems.append("home again: changed %s, network %s" % (back["changed"], back["network"]))
     if down["network"]["id"] is not None:
         problems.append("the link down named a network: %s" % down["network"])
     if office["network"]["gateway_mac"] != office_mac or office["network"]["domain"] != "office.example" or office["network"]["id"] in (None, home):
@@ -87,7 +99,9 @@ else:
             # Each network's time against the lab's clock: home from the start to the cable out,
             # the office from the cable in to the stop (within 2 s: the checks' own time).
             for net, name, lab in ((nets[home], "home.example", t1 - t0), (nets[office["network"]["id"]], "office.example", t3 - t2)):
-                if net["name"] != name or abs(net["observed_ms"] / 1000 - lab) > 2 or net["online_ms"] != net["observed_ms"] or net["outages"] != 0:
+                outages = 1 if name == "home.example" else 0
+                if net["name"] != name or abs(net["observed_ms"] / 1000 - lab) > 2 or net["outages"] != outages \
+                        or net["online_ms"] + net["offline_ms"] != net["observed_ms"] or (net["offline_ms"] > 0) != (outages > 0):
                     problems.append("network %s: %s, the lab's clock %.2f s" % (name, net, lab))
     except (OSError, ValueError, KeyError) as error:
         problems.append("report: %r" % error)
@@ -96,7 +110,7 @@ if rc != "0":
 print("; ".join(problems) or "ok")
 JUDGE
 )
-    np_watch_result "$judged" online,offline,online "home, the cable out, the office: each record names its network, report splits the time" || true
+    np_watch_result "$judged" online,offline,online,offline,online "home, its router hung (still home), the cable out, the office: each record names its network, report splits the time" || true
     if ! /usr/bin/python3 "$LAB_DIR/../scripts/validate-json" "$LAB_DIR/../schemas/summary.schema.json" "$DIR/summary.json" >>"$DIR/steps.txt" 2>&1; then
         echo "FAIL report: does not match schemas/summary.schema.json" >>"$DIR/steps.txt"
         STEPS_FAILED+=(summary-schema)
