@@ -25,6 +25,8 @@ public final class Checker {
     var informAsk: DHCPInformFallback.Ask?
     /// The leases whose server this checker asked and saw no answer from: not asked again.
     var informMemory = InformMemory()
+    /// The gateways' link-layer addresses the last checks saw (`NetworkFinder.GatewayMemory`).
+    var gatewayMemory = NetworkFinder.GatewayMemory()
     /// Whether each check notes what the lease and link state files said (`leaseMoved`): set by
     /// a caller that watches those files; a one-shot check reads them once, for its own use.
     public var tracksLeases = false
@@ -111,7 +113,9 @@ public final class Checker {
         }
         results = RouteTruth.apply(results, allPaths: options.allPaths, snapshot: snapshot, source: source)
         var paths = results.map { PathReport($0, config: options.config, started: start) }
-        FaultFinder.locate(&paths, results: results, snapshot: snapshot, source: source,
+        let neighbours = NetworkFinder.neighbours(results, source: source)
+        NetworkFinder.identify(&paths, results: results, snapshot: snapshot, neighbours: neighbours, memory: &gatewayMemory)
+        FaultFinder.locate(&paths, results: results, snapshot: snapshot, neighbours: neighbours,
                            routerErrors: runner?.takeRouterErrors() ?? [])
         // After the verdict, which it never changes: only an IPv6-only machine asks, once.
         snapshot.nat64 = NAT64Discovery.discover(snapshot, deadline: deadline)

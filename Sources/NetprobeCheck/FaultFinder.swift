@@ -5,17 +5,12 @@ import NetprobeSystem
 import NetprobeNetwork
 
 /// Gathers, after the round and only for offline paths, what `FaultLocator` needs: the path's
-/// link, the kernel's route refusal, its gateways' neighbour entries (one netlink dump, and
-/// only when a path whose gate passed is offline: the gate's instant answers stay instant), and
+/// link, the kernel's route refusal, its gateways' neighbour entries (the one dump of the check,
+/// `NetworkFinder.neighbours`, taken only when a gate passed: its instant answers stay instant), and
 /// the ICMP errors routers sent about its connections. Nothing is sent.
 enum FaultFinder {
-    static func locate(_ paths: inout [PathReport], results: [Round.PathResult], snapshot: PathSnapshot, source: any PathSource,
-                       routerErrors: [RouterError] = []) {
-        let probed = zip(paths, results).contains { path, result in
-            if case .pass = result.plan.gate { return path.conclusion.verdict == .offline }
-            return false
-        }
-        let neighbours = probed ? source.neighbours() : []
+    static func locate(_ paths: inout [PathReport], results: [Round.PathResult], snapshot: PathSnapshot,
+                       neighbours: [NeighbourTable.Entry], routerErrors: [RouterError] = []) {
         for index in paths.indices where paths[index].conclusion.verdict == .offline {
             let plan = results[index].plan
             let gateways = NeighbourTable.lookUp(Self.gateways(plan, snapshot: snapshot), in: neighbours)

@@ -67,7 +67,8 @@ struct PathPlan {
     static let configuredResolverPatience = 1.0
 
     /// The leases of the path's links, read once for the plan (the owners asked once): the
-    /// Captive Portal API URI, the link's resolvers and the DHCPINFORM's server all come from it.
+    /// Captive Portal API URI, the link's resolvers, the DHCPINFORM's server and the DHCP server
+    /// that names the path's network (`NetworkFinder`) all come from it, whatever the options.
     mutating func readLeases(_ options: CheckOptions, snapshot: PathSnapshot, through: [String]) -> LeaseReader.Reading {
         let reading = options.leases.read(path: snapshot, through: through)
         leaseProblems = reading.problems

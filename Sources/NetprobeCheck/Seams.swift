@@ -11,7 +11,7 @@ public protocol PathSource {
     /// The kernel's route for each address probes connected to (`ip route get ADDRESS`); an
     /// address it cannot answer for is left out.
     func routes(to destinations: [String], interfaces: [NetworkInterface]) -> [String: RouteAnswer]
-    /// The kernel's neighbour table (`ip neigh`), read after the round of an offline path.
+    /// The kernel's neighbour table (`ip neigh`), read once after a round whose gate passed.
     func neighbours() -> [NeighbourTable.Entry]
 }
 

@@ -166,6 +166,7 @@ enum ReportDocument {
             "interfaces": .array(report.path.interfaces.map(InterfaceDocument.json)),
             "kernel_routes": .array(report.path.kernelRoutes.map(RouteDocument.json)),
             "nat64": NAT64Document.json(report.path.nat64),
+            "network": NetworkDocument.json(report.network),
             "partial": .bool(report.partial),
             "partial_error": .string(NetworkText.jsonValue(report.partialError)),
             "paths": .array(report.paths.map { PathReportDocument.json($0, started: report.timestamp) }),

@@ -69,6 +69,9 @@ public enum PrometheusFormatter {
                   paths.map { (labels($0) + [("verdict", $0.conclusion.verdict.rawValue), ("reason", $0.conclusion.reason.rawValue)], 1) })
         out.gauge("netprobe_path_default", "1 when the kernel routes the machine's traffic of the path's family through it.",
                   paths.map { (labels($0), $0.isDefault ? 1 : 0) })
+        // The opaque id only: an SSID, a domain or a MAC would tell more than a dashboard needs.
+        out.gauge("netprobe_network_info", "The network each path is on, by its opaque id (always 1; absent when no part of it is known).",
+                  paths.compactMap { path in path.network?.id.map { (labels(path) + [("id", $0)], 1) } })
     }
 
     /// Per-phase (not cumulative) durations, as blackbox_exporter reports them.

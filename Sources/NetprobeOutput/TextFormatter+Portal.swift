@@ -84,6 +84,11 @@ extension TextFormatter {
         if report.proxy {
             lines.append("  proxy: answers came through a transparent proxy (Via/X-Cache headers)")
         }
+        if let network = report.network, let id = network.id {
+            let parts = [("ssid", network.ssid), ("domain", network.domain), ("gateway", network.gatewayMAC), ("dhcp server", network.dhcpServer)]
+            lines.append("  network \(id): " + parts.compactMap { name, value in value.map { "\(name) \(TerminalText.escape($0, limit: 80))" } }
+                .joined(separator: ", "))
+        }
         return lines
     }
 

@@ -10,12 +10,14 @@ import NetprobeVerdict
 public enum TextFormatter {
     public static func format(_ report: Report, palette: Palette = Palette(enabled: false)) -> String {
         var lines: [String] = []
-        let word: String
+        var word: String
         switch report.verdict {
         case .online: word = palette.green(palette.bold("online"))
         case .portal: word = palette.yellow(palette.bold("portal"))
         case .offline: word = palette.red(palette.bold("offline"))
         }
+        // The network's given name (SSID, else domain) goes on the verdict's line: "online on cafe-wifi".
+        if let name = report.network?.givenName { word += " on " + TerminalText.escape(name, limit: 80) }
         if let fault = report.fault {
             // The hop that failed, in plain words, then the probes' own reason.
             lines.append("\(word): \(TerminalText.escape(fault.summary)) (\(report.reason.rawValue))")
@@ -75,6 +77,7 @@ public enum TextFormatter {
             var line = "  path \(path.family?.rawValue ?? "any") via \(TerminalText.escape(path.interface ?? "-"))"
                 + (path.isDefault ? " (default)" : "") + ": \(conclusion.verdict.rawValue) (\(conclusion.reason.rawValue))"
             if let fault = path.fault { line += ", " + TerminalText.escape(fault.summary) }
+            if let name = path.network?.givenName { line += ", on " + TerminalText.escape(name, limit: 80) }
             if let url = conclusion.portal?.url { line += ", log in at " + TerminalText.escape(url, limit: 200) }
             if conclusion.verdict != report.verdict { line += "  <- differs" }
             return line

@@ -13,6 +13,7 @@ public enum SummaryDocument {
     static func json(_ summary: WatchSummary) -> JSONOut {
         .object([
             "dropped_operator_samples": .int(summary.droppedOperators),
+            "dropped_network_records": .int(summary.droppedNetworks),
             "dropped_path_mentions": .int(summary.droppedPaths),
             "first": time(summary.first),
             "last": time(summary.last),
@@ -35,6 +36,7 @@ public enum SummaryDocument {
             "unproven_gaps": .int(summary.unproven),
             "now": time(summary.now),
             "malformed": .int(summary.malformed),
+            "networks": .array(summary.networks.map(network)),
             "paths": .array(summary.trackers.map(path)),
             "records": .int(summary.records),
             "reorder_window": .int(summary.window),
@@ -72,6 +74,24 @@ public enum SummaryDocument {
                 .object(["count": .int($0.count), "ms": .int(Int($0.ms)), "reason": .string($0.reason), "verdict": .string($0.verdict.rawValue)])
             }),
             "scope": .string(tracker.key == nil ? "overall" : "path"),
+        ])
+    }
+
+    /// One network's share of the overall answer's time.
+    static func network(_ network: NetworkTracker) -> JSONOut {
+        let tracker = network.tracker
+        return .object([
+            "availability": .number(tracker.availability.map { ($0 * 1_000_000).rounded() / 1_000_000 }),
+            "first": time(tracker.first),
+            "id": .string(network.id),
+            "last": time(tracker.last),
+            "name": .string(network.name),
+            "observed_ms": .int(Int(tracker.observed)),
+            "offline_ms": .int(Int(tracker.offline)),
+            "online_ms": .int(Int(tracker.online)),
+            "outages": .int(tracker.outages.count),
+            "portal_ms": .int(Int(tracker.portal)),
+            "portal_periods": .int(tracker.portals.count),
         ])
     }
 

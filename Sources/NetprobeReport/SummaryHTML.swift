@@ -38,6 +38,9 @@ public enum SummaryHTML {
             page += "<h2>Probe latency</h2>\n" + latency(summary, scale)
         }
         page += "<h2>Summary</h2>\n" + table(summary)
+        if !summary.networks.isEmpty {
+            page += "<h2>By network</h2>\n" + networks(summary)
+        }
         return page + "</body>\n</html>\n"
     }
 
@@ -234,6 +237,23 @@ public enum SummaryHTML {
                 .joined(separator: "<br>")
             if tracker.otherPortalURLs > 0 { html += "<br>\(tracker.otherPortalURLs)x further URLs" }
             html += "</td></tr>\n"
+        }
+        return html + "</tbody>\n</table>\n"
+    }
+
+    /// The overall answer's time by network, one row each.
+    static func networks(_ summary: WatchSummary) -> String {
+        var html = "<table class=\"networks\">\n<thead><tr><th>Network</th><th>Id</th><th>Observed</th><th>Online</th><th>Portal</th>"
+            + "<th>Offline</th><th>Outages</th><th>Availability</th></tr></thead>\n<tbody>\n"
+        for network in summary.networks {
+            let tracker = network.tracker
+            html += "<tr class=\"network-row\"><td>\(HTMLText.escape(network.name, limit: 64))</td><td>\(HTMLText.escape(network.id, limit: 64))</td>"
+                + "<td>\(SummaryText.duration(tracker.observed))</td>"
+            for part in [tracker.online, tracker.portal, tracker.offline] {
+                html += "<td class=\"num\">\(SummaryText.percent(part, tracker.observed))</td>"
+            }
+            html += "<td class=\"num\">\(tracker.outages.count)</td>"
+                + "<td class=\"num\">\(tracker.availability.map { SummaryText.format2($0 * 100) + "%" } ?? "-")</td></tr>\n"
         }
         return html + "</tbody>\n</table>\n"
     }

@@ -29,6 +29,7 @@ public enum SummaryText {
         }
         out += table(header: ["path", "observed", "online", "portal", "offline", "outages", "down", "longest", "portals", "portal time"],
                      rows: rows)
+        out += networks(summary)
         for tracker in summary.trackers {
             out += "\n" + details(tracker)
         }
@@ -43,6 +44,24 @@ public enum SummaryText {
         if summary.droppedPaths > 0 || summary.droppedOperators > 0 {
             out += "\nleft out: \(summary.droppedPaths) path mention(s) beyond \(WatchSummarizer.pathLimit) paths, "
                 + "\(summary.droppedOperators) probe sample(s) beyond \(WatchSummarizer.operatorLimit) operators\n"
+        }
+        return out
+    }
+
+    /// The overall answer's time by network: one row each, named as a person knows it.
+    static func networks(_ summary: WatchSummary) -> String {
+        guard !summary.networks.isEmpty else { return "" }
+        let rows = summary.networks.map { network -> [String] in
+            let tracker = network.tracker
+            return [TerminalText.escape(network.name, limit: 40), TerminalText.escape(network.id, limit: 64), duration(tracker.observed),
+                    percent(tracker.online, tracker.observed), percent(tracker.portal, tracker.observed),
+                    percent(tracker.offline, tracker.observed), "\(tracker.outages.count)",
+                    tracker.availability.map { format2($0 * 100) + "%" } ?? "-"]
+        }
+        var out = "\nby network (the overall answer)\n"
+        out += table(header: ["network", "id", "observed", "online", "portal", "offline", "outages", "availability"], rows: rows)
+        if summary.droppedNetworks > 0 {
+            out += "left out: \(summary.droppedNetworks) record(s) of networks beyond \(WatchSummarizer.networkLimit)\n"
         }
         return out
     }

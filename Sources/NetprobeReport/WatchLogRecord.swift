@@ -34,6 +34,17 @@ public struct WatchLogRecord: Sendable, Equatable {
     public var bootID: String?
     public var boottimeMs: Int64?
     public var monotonicMs: Int64?
+    /// The network of the overall answer (`network`): nil when the record names none (older
+    /// watches, or a path whose gate said offline: no part known).
+    public var network: NetworkEntry?
+
+    /// A network as a record names it: its id, and what a person calls it.
+    public struct NetworkEntry: Sendable, Equatable {
+        public var id: String
+        /// The SSID, else the domain, else the gateway's address, else the DHCP server; the id
+        /// when the record gives none of them.
+        public var name: String
+    }
 
     public struct PathEntry: Sendable, Equatable {
         public var key: PathKey
@@ -67,6 +78,7 @@ public struct WatchLogRecord: Sendable, Equatable {
         top["boot_id"] = .whole
         top["boottime_seconds"] = .whole
         top["monotonic_seconds"] = .whole
+        top["network"] = ["id": .whole, "ssid": .whole, "domain": .whole, "gateway_mac": .whole, "dhcp_server": .whole]
         top["paths"] = JSONSelection(path)
         top["probes"] = ["operator": .whole, "timings": ["total_ms": .whole]]
         return JSONSelection(top)
@@ -124,7 +136,26 @@ public struct WatchLogRecord: Sendable, Equatable {
         if case .string(let id)? = members["boot_id"]?.content, !id.isEmpty, id.utf8.count <= 64 { record.bootID = id }
         record.boottimeMs = sinceBoot(members["boottime_seconds"])
         record.monotonicMs = sinceBoot(members["monotonic_seconds"])
+        record.network = network(members["network"])
         return record
+    }
+
+    /// The longest id and name kept: an id is 12 hex digits, an SSID at most 32 bytes, a domain 253.
+    static let networkIdLimit = 64
+    static let networkNameLimit = 256
+
+    /// The record's network, when it names one by a usable id; anything else is no network (a
+    /// log without it, from an older watch, is read as before).
+    private static func network(_ value: JSONValue?) -> NetworkEntry? {
+        guard case .object(let fields)? = value?.content, case .string(let id)? = fields["id"]?.content,
+              !id.isEmpty, id.utf8.count <= networkIdLimit else { return nil }
+        let parts: [JSONKey] = ["ssid", "domain", "gateway_mac", "dhcp_server"]
+        for key in parts {
+            if case .string(let name)? = fields[key]?.content, !name.isEmpty, name.utf8.count <= networkNameLimit {
+                return NetworkEntry(id: id, name: name)
+            }
+        }
+        return NetworkEntry(id: id, name: id)
     }
 
     /// Seconds since boot, as milliseconds: a number from 0 to about 300 years, else nothing usable.

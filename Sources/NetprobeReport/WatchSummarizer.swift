@@ -28,6 +28,8 @@ public struct WatchSummarizer: Sendable {
     public static let defaultWindow = 4096
     /// Paths told apart; records' further paths are left out (and counted).
     public static let pathLimit = 32
+    /// Networks told apart; records of further networks count in no network's time (and are counted).
+    public static let networkLimit = 32
     /// Operators in the latency chart; further ones are left out (and counted).
     public static let operatorLimit = 16
     /// Latency buckets per operator (min/avg/max each).
@@ -49,6 +51,8 @@ public struct WatchSummarizer: Sendable {
     public private(set) var reordered = 0
     public private(set) var droppedPaths = 0
     public private(set) var droppedOperators = 0
+    /// Records whose network was left out: seen after `networkLimit` others.
+    public private(set) var droppedNetworks = 0
     /// `start` records: the watch runs the log holds.
     public private(set) var runs = 0
     /// `stop` records: runs that ended cleanly.
@@ -105,6 +109,8 @@ public struct WatchSummarizer: Sendable {
     public private(set) var first: Int64?
     public private(set) var overall: PathTracker?
     public private(set) var paths: [PathKey: PathTracker] = [:]
+    /// The overall answer's time, split by the network each record names (`network.id`).
+    public private(set) var networks: [String: NetworkTracker] = [:]
     public private(set) var latency: [String: TimeBuckets<LatencyCell>] = [:]
     public private(set) var latencyTotals: [String: LatencyCell] = [:]
 
@@ -181,15 +187,18 @@ public struct WatchSummarizer: Sendable {
                 until = now
                 overall?.finish(at: now)
                 for key in paths.keys { paths[key]?.finish(at: now) }
+                for id in networks.keys { networks[id]?.tracker.finish(at: now) }
             } else if let beat = heartbeatMs, let now, now - last > beat + Self.grace(heartbeat: beat) {
                 // Silent for longer than its heartbeat: the watch died after its last record.
                 lostRuns += 1
                 overall?.lost()
                 for key in paths.keys { paths[key]?.lost() }
+                for id in networks.keys { networks[id]?.tracker.lost() }
             } else {
                 // No heartbeat (an older watch), or a report clock before the log: the last record is all there is.
                 overall?.finish(at: last)
                 for key in paths.keys { paths[key]?.finish(at: last) }
+                for id in networks.keys { networks[id]?.tracker.finish(at: last) }
             }
         }
         return WatchSummary(
@@ -197,8 +206,10 @@ public struct WatchSummarizer: Sendable {
             runs: runs, stops: stops, lostRuns: lostRuns, unproven: unproven,
             lines: lines, records: records, malformed: malformed, late: late,
             reordered: reordered, window: window, droppedPaths: droppedPaths, droppedOperators: droppedOperators,
+            droppedNetworks: droppedNetworks,
             overall: overall, paths: paths.values.sorted { ($0.key ?? PathKey(interface: nil, family: nil)) < ($1.key ?? PathKey(interface: nil, family: nil)) },
-            latency: latency.keys.sorted().map { (name: $0, buckets: latency[$0]!, total: latencyTotals[$0]!) })
+            latency: latency.keys.sorted().map { (name: $0, buckets: latency[$0]!, total: latencyTotals[$0]!) },
+            networks: networks.values.sorted { ($0.tracker.first ?? 0, $0.id) < ($1.tracker.first ?? 0, $1.id) })
     }
 
     private mutating func feed(_ record: WatchLogRecord) {
@@ -211,12 +222,14 @@ public struct WatchSummarizer: Sendable {
                 lostRuns += 1
                 overall?.lost()
                 for key in paths.keys { paths[key]?.lost() }
+                for id in networks.keys { networks[id]?.tracker.lost() }
             }
         }
         if runOpen, record.event != .start, let mark = lastMark, let cut = Self.provenUntil(mark, record) {
             unproven += 1
             overall?.unproven(after: cut)
             for key in paths.keys { paths[key]?.unproven(after: cut) }
+            for id in networks.keys { networks[id]?.tracker.unproven(after: cut) }
         }
         lastFed = time
         lastMark = Mark(record)
@@ -225,6 +238,7 @@ public struct WatchSummarizer: Sendable {
         let origin = first ?? time
         if overall == nil { overall = PathTracker(key: nil, origin: origin) }
         overall?.see(record.overall, at: time)
+        seeNetwork(record, origin: origin)
         var present: Set<PathKey> = []
         for entry in record.paths where present.insert(entry.key).inserted {
             if paths[entry.key] == nil {
@@ -241,6 +255,7 @@ public struct WatchSummarizer: Sendable {
             stops += 1
             overall?.stop(at: time)
             for key in paths.keys { paths[key]?.stop(at: time) }
+            for id in networks.keys { networks[id]?.tracker.stop(at: time) }
         }
         for sample in record.latencies {
             if latency[sample.operatorName] == nil {
@@ -256,6 +271,24 @@ public struct WatchSummarizer: Sendable {
             }
             latencyTotals[sample.operatorName]?.add(sample.totalMs)
         }
+    }
+
+    /// The overall state counts for the network the record names, from its record on; every
+    /// other network's time ends there (the machine left it). A record that names none (an
+    /// older watch, or no part of the network known) counts for no network.
+    private mutating func seeNetwork(_ record: WatchLogRecord, origin: Int64) {
+        let id = record.network?.id
+        for other in networks.keys where other != id { networks[other]?.tracker.absent(at: record.time) }
+        guard let network = record.network else { return }
+        if networks[network.id] == nil {
+            guard networks.count < Self.networkLimit else {
+                droppedNetworks += 1
+                return
+            }
+            networks[network.id] = NetworkTracker(id: network.id, name: network.name, tracker: PathTracker(key: nil, origin: origin))
+        }
+        networks[network.id]?.name = network.name
+        networks[network.id]?.tracker.see(record.overall, at: record.time)
     }
 
     // A binary min-heap on (time, arrival): equal timestamps keep their input order.
@@ -292,6 +325,14 @@ public struct WatchSummarizer: Sendable {
     static func show(_ time: Int64) -> String { SummaryText.timestamp(time) }
 }
 
+/// One network's share of the overall answer: the time the records named it.
+public struct NetworkTracker: Sendable {
+    public var id: String
+    /// What the last record that named it called it (SSID, else domain, else gateway).
+    public var name: String
+    public var tracker: PathTracker
+}
+
 /// What `report` prints, in every format.
 public struct WatchSummary: Sendable {
     public var first: Int64?
@@ -319,11 +360,15 @@ public struct WatchSummary: Sendable {
     public var window: Int
     public var droppedPaths: Int
     public var droppedOperators: Int
+    /// Records whose network was beyond `WatchSummarizer.networkLimit`.
+    public var droppedNetworks: Int
     /// The top-level answer of each record; nil when there was no record.
     public var overall: PathTracker?
     /// Each path's own, sorted by interface and family.
     public var paths: [PathTracker]
     public var latency: [(name: String, buckets: TimeBuckets<LatencyCell>, total: LatencyCell)]
+    /// The overall answer's time by network, in the order they were first seen.
+    public var networks: [NetworkTracker]
 
     public var span: Int64 { (first.flatMap { first in until.map { $0 - first } }) ?? 0 }
 

@@ -12,11 +12,14 @@ public enum NeighbourTable {
         public var interfaceIndex: Int
         public var address: [UInt8]
         public var state: NeighbourState?
+        /// The neighbour's link-layer address ("aa:bb:cc:dd:ee:ff"); nil while unresolved.
+        public var linkLayer: String?
 
-        public init(interfaceIndex: Int, address: [UInt8], state: NeighbourState?) {
+        public init(interfaceIndex: Int, address: [UInt8], state: NeighbourState?, linkLayer: String? = nil) {
             self.interfaceIndex = interfaceIndex
             self.address = address
             self.state = state
+            self.linkLayer = linkLayer
         }
     }
 
@@ -28,7 +31,8 @@ public enum NeighbourTable {
             guard let text = NetlinkAddress.ipString(rtnl_neigh_get_dst(object)),
                   let bytes = IPAddressText.address(text, octets: .strict) else { return }
             entries.append(Entry(interfaceIndex: Int(rtnl_neigh_get_ifindex(object)), address: bytes,
-                                 state: state(kernelBits: rtnl_neigh_get_state(object))))
+                                 state: state(kernelBits: rtnl_neigh_get_state(object)),
+                                 linkLayer: NetlinkAddress.hardwareString(rtnl_neigh_get_lladdr(object))))
         }
         return entries
     }
@@ -40,6 +44,18 @@ public enum NeighbourTable {
             (0x08, .delay), (0x10, .probe), (0x04, .stale), (0x40, .noarp),
         ]
         return order.first { bits & $0.0 != 0 }?.1
+    }
+
+    /// The link-layer address the table holds for the first of these gateways it resolved
+    /// (a failed or incomplete entry holds none).
+    public static func linkLayer(of gateways: [(address: String, interface: String?, index: Int?)],
+                                 in entries: [Entry]) -> String? {
+        for gateway in gateways {
+            let bytes = IPAddressText.address(gateway.address, octets: .strict)
+            let entry = entries.first { $0.address == bytes && (gateway.index == nil || $0.interfaceIndex == gateway.index) }
+            if let entry, entry.state != .failed, entry.state != .incomplete, let linkLayer = entry.linkLayer { return linkLayer }
+        }
+        return nil
     }
 
     /// What the table says of each gateway (address on device); a gateway it holds no entry

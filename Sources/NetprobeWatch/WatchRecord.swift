@@ -14,7 +14,9 @@ import NetprobeCheck
 ///
 /// A change is a different verdict, a different reason, a different portal login URL (a new
 /// portal is news even when the verdict stays "portal"), or a different `partial` (HTTPS to the
-/// probe operators failing while plain HTTP validates is news to whoever relies on HTTPS).
+/// probe operators failing while plain HTTP validates is news to whoever relies on HTTPS), or
+/// another network (`network.id`: a machine that moved from home to the office is news, and the
+/// report counts time by network).
 /// Evidence that moves without changing those (timings, which probe answered
 /// first) is not a change: watch reports states, not measurements.
 ///
@@ -36,7 +38,7 @@ public struct WatchRecord: Sendable {
     public let event: Event
     public let report: Report
     public let previous: Report?
-    /// Of "verdict", "reason", "portal_url", "partial", "paths"; empty for the start record.
+    /// Of "verdict", "reason", "portal_url", "partial", "network", "paths"; empty for the start record.
     public let changed: [String]
     /// With --all-paths: the paths whose verdict or reason changed, came or went.
     public var changedPaths: [PathKey] = []
@@ -69,6 +71,8 @@ public struct WatchRecord: Sendable {
         if previous.reason != current.reason { changed.append("reason") }
         if !samePortalPage(previous.portal, current.portal) { changed.append("portal_url") }
         if (previous.partial ?? false) != (current.partial ?? false) { changed.append("partial") }
+        // Another network is news even when its verdict is the same: time is counted by network.
+        if previous.network?.id != current.network?.id { changed.append("network") }
         let paths = allPaths ? pathChanges(previous, current) : []
         if !paths.isEmpty { changed.append("paths") }
         if changed.isEmpty { return nil }
@@ -178,6 +182,8 @@ public struct WatchRecord: Sendable {
             "NETPROBE_PREVIOUS_REASON": previous?.reason.rawValue ?? "",
             "NETPROBE_PORTAL_URL": report.portal?.url ?? "",
             "NETPROBE_INTERFACE": interface,
+            "NETPROBE_NETWORK_ID": report.network?.id ?? "",
+            "NETPROBE_NETWORK_NAME": report.network?.name ?? "",
             "NETPROBE_TRIGGER": trigger.rawValue,
             "NETPROBE_PORTAL_EXPIRES_AT": (sessionEnd ?? report.portalSessionEnd).map(Self.timestamp) ?? "",
             "NETPROBE_PORTAL_BYTES_REMAINING": report.answer.sessionBytesRemaining.map(String.init) ?? "",

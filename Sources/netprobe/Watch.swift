@@ -103,7 +103,7 @@ struct Watch: ParsableCommand {
             help: ArgumentHelp("""
                 Run PROGRAM ARGS... (no shell) on every record, one at a time, with the JSON record on its \
                 stdin and NETPROBE_EVENT, NETPROBE_TRIGGER, NETPROBE_VERDICT, NETPROBE_PREVIOUS, NETPROBE_REASON, \
-                NETPROBE_FAULT, NETPROBE_FAULT_DETAIL, NETPROBE_PORTAL_URL, NETPROBE_PORTAL_EXPIRES_AT, NETPROBE_INTERFACE set (with --all-paths also NETPROBE_PATH_INTERFACE and NETPROBE_PATH_FAMILY \
+                NETPROBE_FAULT, NETPROBE_FAULT_DETAIL, NETPROBE_PORTAL_URL, NETPROBE_PORTAL_EXPIRES_AT, NETPROBE_INTERFACE, NETPROBE_NETWORK_ID, NETPROBE_NETWORK_NAME set (with --all-paths also NETPROBE_PATH_INTERFACE and NETPROBE_PATH_FAMILY \
                 of the changed path). Must come last: everything after it belongs to the hook.
                 """, valueName: "program args"))
     var exec: [String] = []

@@ -81,11 +81,12 @@ import Testing
         let report = CapportReport(uri: text, source: text, interface: text, state: capport, error: text, status: 200,
                                    answer: capport == .answered ? answer : nil, durationMs: ms)
         let canary = DNSCanaryReport(name: text, resolved: true, address: text)
-        let first = PathReport(interface: text, family: .ipv6, isDefault: true, conclusion: conclusion, families: [.ipv6, .ipv4],
+        var first = PathReport(interface: text, family: .ipv6, isDefault: true, conclusion: conclusion, families: [.ipv6, .ipv4],
                                probes: evidence, durationMs: ms, capport: report, canary: canary,
                                inform: DHCPInformReport(interface: text, clientAddress: "198.51.100.2", state: .answered, error: text,
                                                         server: "198.51.100.1", captivePortal: text, nameServers: ["198.51.100.1"],
                                                         durationMs: ms))
+        first.network = NetworkIdentity(gatewayMAC: "02:00:00:00:00:01", dhcpServer: "198.51.100.1", domain: "lab.example", ssid: text)
         let second = PathReport(interface: nil, family: nil, isDefault: false,
                                 conclusion: Conclusion(verdict: .offline, reason: .noDefaultRoute, partial: false, quorum: 1),
                                 families: [], probes: [], durationMs: ms * 2,

@@ -29,6 +29,10 @@ struct NeighbourTableTests {
                                            ("198.51.100.9", "n0", index), ("198.51.100.1", "other", -1)], in: entries)
         #expect(found.map(\.state) == [.reachable, .permanent, .stale, .reachable, nil, nil])
         #expect(found[0] == GatewayNeighbour(address: "198.51.100.1", interface: "n0", state: .reachable))
+        // Each entry's link-layer address, the gateway's part of the network's identity.
+        #expect(NeighbourTable.linkLayer(of: [("198.51.100.3", "n0", index)], in: entries) == "02:00:00:00:00:03")
+        #expect(NeighbourTable.linkLayer(of: [("198.51.100.9", "n0", index), ("fe80::1", "n0", index)], in: entries) == "02:00:00:00:00:06")
+        #expect(NeighbourTable.linkLayer(of: [("198.51.100.1", "other", -1)], in: entries) == nil)
     }
 
     /// A gateway asked and not answering, as the kernel leaves it while ARP goes unanswered.
@@ -44,5 +48,6 @@ struct NeighbourTableTests {
         let gateway = try #require(IPAddressText.address("198.51.100.1"))
         let state = entries.first { $0.address == gateway }?.state
         #expect(state == .incomplete)
+        #expect(NeighbourTable.linkLayer(of: [("198.51.100.1", "n0", nil)], in: entries) == nil)
     }
 }

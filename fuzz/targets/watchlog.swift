@@ -35,6 +35,14 @@ public func fuzzWatchLog(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let bucketed = tracker.timeline.cells.reduce(StateTime.empty) { $0.merged(with: $1) }
         precondition(bucketed.total == tracker.observed, "the timeline lost time")
     }
+    // A network's time is the overall answer's time while a record named it: never more, in sum.
+    let networkTime = summary.networks.reduce(Int64(0)) { $0 + $1.tracker.observed }
+    precondition(networkTime <= (summary.overall?.observed ?? 0), "the networks observed longer than the overall answer")
+    precondition(summary.networks.count <= WatchSummarizer.networkLimit, "networks beyond the cap")
+    for network in summary.networks {
+        precondition(network.tracker.timeline.cells.reduce(StateTime.empty) { $0.merged(with: $1) }.total == network.tracker.observed,
+                     "a network's timeline lost time")
+    }
     let text = SummaryText.format(summary)
     precondition(!text.unicodeScalars.contains { $0.value == 0x1B || (0x80...0x9F).contains($0.value) }, "a control got through")
     let html = SummaryHTML.format(summary)

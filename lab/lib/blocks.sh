@@ -213,6 +213,24 @@ carrier() {
     link_settle
 }
 
+# gateway_mac ADDR: the gateway's LAN link takes another link-layer address (another
+# router), and the client forgets what its neighbour table learned of the old one.
+gateway_mac() {
+    [[ ${1:-} =~ ^([0-9a-f]{2}:){5}[0-9a-f]{2}$ ]] || die "gateway_mac aa:bb:cc:dd:ee:ff"
+    ip -n "$GW_NS" link set "$GW_IF" address "$1"
+    ip -n "$CLIENT_NS" neigh flush dev "$CLIENT_IF"
+}
+
+# search_domain NAME: the client's resolv.conf names NAME as its search domain (any earlier
+# search or domain line goes). Written in place: `ip netns exec` bind-mounts this very file,
+# and a renamed one would not be seen by a process already running.
+search_domain() {
+    [[ ${1:-} =~ ^[a-z0-9.-]+$ ]] || die "search_domain NAME"
+    local file=/etc/netns/$CLIENT_NS/resolv.conf kept
+    kept=$(grep -vE '^(search|domain)[[:space:]]' "$file" || true)
+    printf '%s\nsearch %s\n' "$kept" "$1" >"$file"
+}
+
 # link_settle [IF]: wait (bounded) until the kernel's operstate of the
 # client's IF (default eth0) agrees with its carrier. The kernel updates
 # operstate asynchronously (linkwatch, up to ~1 s), and a check started in

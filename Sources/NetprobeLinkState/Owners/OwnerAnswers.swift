@@ -13,6 +13,8 @@ public struct NetworkManagerAnswer: Sendable, Equatable {
     public var leasedAddress: String?
     /// The DHCP server that gave the lease (`dhcp_server_identifier`, option 54).
     public var dhcpServer: String?
+    /// On Wi-Fi, the SSID of the device's active access point; nil on any other device.
+    public var ssid: String?
 
     public init(dhcpServers: [String] = [], configuredServers: [String] = [], leasedAddress: String? = nil) {
         self.dhcpServers = dhcpServers
@@ -27,6 +29,14 @@ public struct NetworkManagerAnswer: Sendable, Equatable {
         }
         if leasedAddress == nil, let address = options["ip_address"]?.string { leasedAddress = address }
         if dhcpServer == nil, let server = options["dhcp_server_identifier"]?.string { dhcpServer = server }
+    }
+
+    /// The properties of the device's active access point (org.freedesktop.NetworkManager.AccessPoint):
+    /// its `Ssid` (ay, 1 to 32 bytes; decoded as UTF-8, anything else replaced, the same way on
+    /// every machine).
+    public mutating func add(accessPoint properties: BusValue) {
+        guard case .bytes(let bytes)? = properties["Ssid"], (1...32).contains(bytes.count) else { return }
+        ssid = String(decoding: bytes, as: UTF8.self)
     }
 
     /// The `NameserverData` of IP4Config or IP6Config (aa{sv}, each with its `address`).

@@ -14,7 +14,8 @@ import NetprobeVerdict
 /// answer:
 ///
 /// 1. NetworkManager: over D-Bus, the device's DHCP4Config/DHCP6Config `Options`
-///    (`domain_name_servers`, `ip_address`) and its IP configurations' `NameserverData`; else
+///    (`domain_name_servers`, `ip_address`), its IP configurations' `NameserverData` and, on
+///    Wi-Fi, its active access point's `Ssid`; else
 ///    its device state `/run/NetworkManager/devices/IFINDEX` (`dhcp4.domain_name_servers=`),
 ///    while the lease it records there has not expired. Its internal client's lease file holds
 ///    only `ADDRESS=` and is not read;
@@ -94,9 +95,11 @@ public struct LeaseReader: Sendable {
         public var written: Date?
         /// The DHCP server that gave the lease (option 54), where the client recorded it.
         public var server: String?
+        /// On Wi-Fi, the SSID the link's owner says the interface is associated with.
+        public var ssid: String?
 
         public init(source: String, interface: String, captivePortal: String? = nil, nameServers: [String]? = nil,
-                    address: String? = nil, written: Date? = nil, server: String? = nil) {
+                    address: String? = nil, written: Date? = nil, server: String? = nil, ssid: String? = nil) {
             self.source = source
             self.interface = interface
             self.captivePortal = captivePortal
@@ -104,6 +107,7 @@ public struct LeaseReader: Sendable {
             self.address = address
             self.written = written
             self.server = server
+            self.ssid = ssid
         }
     }
 
@@ -234,9 +238,9 @@ public struct LeaseReader: Sendable {
                         problems: inout [String]) -> [Lease] {
         if let answer = session?.networkManager(interface: name) {
             let servers = answer.dhcpServers.isEmpty ? answer.configuredServers : answer.dhcpServers
-            guard !servers.isEmpty || answer.dhcpServer != nil else { return [] }
+            guard !servers.isEmpty || answer.dhcpServer != nil || answer.ssid != nil else { return [] }
             return [Lease(source: "networkmanager", interface: name, nameServers: servers.isEmpty ? nil : servers,
-                          address: answer.leasedAddress, server: answer.dhcpServer)]
+                          address: answer.leasedAddress, server: answer.dhcpServer, ssid: answer.ssid)]
         }
         guard let index, let text = text("\(networkManagerDevices)/\(index)", &problems) else { return [] }
         let state = NetworkManagerDeviceState(text)

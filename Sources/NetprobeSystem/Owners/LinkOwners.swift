@@ -71,6 +71,8 @@ struct OwnerSession {
     }
 
     static let networkManagerName = "org.freedesktop.NetworkManager"
+    /// NM_DEVICE_TYPE_WIFI.
+    static let wifiDeviceType: Int64 = 2
 
     /// What NetworkManager says of the device `interface`; nil when it is not running or does
     /// not manage the device.
@@ -90,6 +92,13 @@ struct OwnerSession {
             guard let path = properties[property]?.string, path != "/",
                   let data = allProperties(name, path, "\(name).\(kind)")?["NameserverData"] else { continue }
             answer.add(nameserverData: data)
+        }
+        // A Wi-Fi device (NM_DEVICE_TYPE_WIFI): the SSID of its active access point, a part of the
+        // network's identity. Two more questions, and only on Wi-Fi.
+        if properties["DeviceType"]?.integer == Self.wifiDeviceType,
+           let point = allProperties(name, device, "\(name).Device.Wireless")?["ActiveAccessPoint"]?.string, point != "/",
+           let access = allProperties(name, point, "\(name).AccessPoint") {
+            answer.add(accessPoint: access)
         }
         return answer
     }

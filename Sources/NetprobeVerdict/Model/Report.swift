@@ -58,6 +58,9 @@ public struct PathReport: Sendable, Equatable {
     public var fault: FaultFinding?
     /// The DHCPINFORM sent on this path to find the API the machine did not keep; nil when none.
     public var inform: DHCPInformReport?
+    /// Which network the path is on (`NetworkFinder`); nil when its gate said offline (nothing
+    /// was read to learn it).
+    public var network: NetworkIdentity?
 
     public init(interface: String?, family: AddressFamily?, isDefault: Bool, conclusion: Conclusion, families: [AddressFamily],
                 probes: [ProbeEvidence], durationMs: Double, capport: CapportReport? = nil, canary: DNSCanaryReport? = nil,
@@ -122,6 +125,7 @@ public struct Report: Sendable, Equatable {
     public var resolvers: ResolverReport { answer.resolvers }
     public var fault: FaultFinding? { answer.fault }
     public var inform: DHCPInformReport? { answer.inform }
+    public var network: NetworkIdentity? { answer.network }
 
     /// The explicit proxies the overall answer's probes went through (redacted), in probe order.
     public var proxiesUsed: [String] {
