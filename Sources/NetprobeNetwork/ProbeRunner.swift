@@ -100,7 +100,7 @@ public final class ProbeRunner {
         if !ledgerHandedOver { netprobe_socket_ledger_free(socketLedger) }
     }
 
-    private static func makeMulti() -> UnsafeMutableRawPointer? {
+    static func makeMulti() -> UnsafeMutableRawPointer? {
         guard let multi = netprobe_multi_init() else { return nil }
         // Each probe must prove its own path: never multiplex it onto another probe's connection.
         _ = netprobe_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_NOTHING))
@@ -134,167 +134,33 @@ public final class ProbeRunner {
             sessions = TLSSessions()
             sessionsTrust = trustNow
         }
-
-        var results = [ProbeObservation?](repeating: nil, count: requests.count)
-        // In request order. A round has a few dozen transfers at most: a scan finds one sooner
-        // than a dictionary's first use costs (its storage type is built at run time).
-        var active: [Transfer] = []
-        var listening = true  // onResult has not said "enough" yet
         let trust = TrustShares()
         defer { sharedTrustHandshakes = trust.reuses }
         let multi = firstMulti ?? Self.makeMulti()
         firstMulti = nil
-
-        // Transfers ended while their name lookup ran, on a libcurl that would wait for it
-        // (Transfer.endingWouldWait): they stay in the multi handle, ended with it after the round.
-        var lingering: [Transfer] = []
-        func end(_ transfer: Transfer) {
-            if transfer.endingWouldWait { lingering.append(transfer) } else { transfer.detach() }
+        return withoutActuallyEscaping(onResult) { onResult in
+            let round = TransferRound(runner: self, requests: requests, deadline: deadline, started: runStarted,
+                                      multi: multi, trust: trust, onResult: onResult)
+            round.startFirstWave()
+            round.drive()
+            return round.wrapUp()
         }
-
-        func finish(_ index: Int, _ observation: ProbeObservation) {
-            results[index] = observation
-            if listening { listening = onResult(observation) }
-        }
-
-        // Held requests (later waves), in request order, until released or ended.
-        var held: [Int] = []
-        func start(_ index: Int) {
-            let request = requests[index]
-            guard let multi else {
-                finish(index, Self.unsent(request, Self.internalError("curl_multi_init failed")))
-                return
-            }
-            if !listening {
-                results[index] = Self.unsent(request, Self.cancelledError)
-                return
-            }
-            let leftMs = (deadline - .now).inMilliseconds
-            guard leftMs >= 1 else {
-                finish(index, Self.unsent(request, Self.deadlineError))
-                return
-            }
-            do {
-                // A later wave ends when the first would have: its limit counts from the round's start.
-                let spentMs = (ContinuousClock.now - runStarted).inMilliseconds
-                let limitMs = min(Self.probeLimitMs(request.timeout) - spentMs, leftMs).rounded(.up)
-                guard limitMs >= 1 else {
-                    finish(index, Self.unsent(request, Self.deadlineError))
-                    return
-                }
-                let transfer = try Transfer(index: index, request: request, timeLimitMs: Int(limitMs), trust: trust,
-                                            library: library, wire: socketLedger, sessions: sessions)
-                if transfer.attach(to: multi) {
-                    active.append(transfer)
-                } else {
-                    finish(index, transfer.observation(endedWith: Self.internalError("curl_multi_add_handle failed")))
-                }
-            } catch {
-                finish(index, Self.unsent(request, TransportError(kind: .other, code: Int(error.code), message: error.message)))
-            }
-        }
-        for index in requests.indices {
-            if requests[index].held { held.append(index) } else { start(index) }
-        }
-        /// Held requests whose cut-off or release has come: ended unsent, or started.
-        func releaseDue() {
-            guard !held.isEmpty else { return }
-            let now = ContinuousClock.now
-            for index in held {
-                let name = requests[index].name
-                if let cutoff = cutoffs[name], cutoff.instant <= now {
-                    held.removeAll { $0 == index }
-                    finish(index, Self.unsent(requests[index], cutoff.error))
-                } else if let release = releases[name], release <= now {
-                    held.removeAll { $0 == index }
-                    start(index)
-                }
-            }
-        }
-
-        var failure: TransportError?
-        while let multi, (!active.isEmpty || held.contains { releases[requests[$0].name] != nil || cutoffs[requests[$0].name] != nil })
-            && listening {
-            releaseDue()
-            var stillRunning: Int32 = 0
-            let performed = netprobe_multi_perform(multi, &stillRunning)
-            // Connections that completed their handshake in this round stop ending on ICMP errors.
-            netprobe_socket_ledger_settle(socketLedger)
-            guard performed == CURLM_OK else {
-                failure = Self.multiError("curl_multi_perform", performed)
-                break
-            }
-            // Drain every finished transfer, even after onResult said stop: those are real results.
-            var queued: Int32 = 0
-            while let message = netprobe_multi_info_read(multi, &queued) {
-                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
-                    let position = active.firstIndex(where: { $0.handle == easy })
-                else { continue }
-                let transfer = active.remove(at: position)
-                let result = netprobe_msg_result(message)  // read before detach frees the message
-                transfer.detach()
-                finish(transfer.index, transfer.observation(result: result))
-            }
-            // Transfers whose cut-off has come end now, in request order.
-            let now = ContinuousClock.now
-            for transfer in active where cutoffs[transfer.request.name] == nil {
-                if Self.resolveDue(transfer, now: now, since: runStarted) {
-                    cutoffs[transfer.request.name] = (now, Self.unresolvedError(after: transfer.request.resolveWithin ?? 0))
-                } else if let ownDeadline = transfer.ownDeadline, ownDeadline <= now {
-                    cutoffs[transfer.request.name] = (now, transfer.timedOutError)
-                }
-            }
-            let isDue = { (transfer: Transfer) in self.cutoffs[transfer.request.name].map { $0.instant <= now } ?? false }
-            // Nothing is cut off until an answer decides something: most wake-ups look once.
-            let due = cutoffs.isEmpty ? [] : active.filter(isDue)
-            if !due.isEmpty { active.removeAll(where: isDue) }
-            for transfer in due {
-                end(transfer)
-                finish(transfer.index, transfer.observation(endedWith: cutoffs[transfer.request.name]!.error))
-            }
-            releaseDue()
-            let leftMs = (deadline - .now).inMilliseconds
-            let waiting = held.compactMap { [releases[requests[$0].name], cutoffs[requests[$0].name]?.instant].compactMap { $0 }.min() }
-            guard !active.isEmpty || !waiting.isEmpty, listening, leftMs > 0 else { break }
-            let nextCutoff = (active.compactMap { transfer in
-                [cutoffs[transfer.request.name]?.instant ?? Self.pendingResolveCutoff(transfer, since: runStarted), transfer.ownDeadline]
-                    .compactMap { $0 }.min()
-            } + waiting).min()
-            let cutoffMs = nextCutoff.map { ($0 - .now).inMilliseconds } ?? leftMs
-            // libcurl shortens the wait itself when one of its own timers is due sooner.
-            let polled = netprobe_multi_poll(multi, nil, 0, Int32(max(0, min(1000, min(leftMs, cutoffMs))).rounded(.up)), nil)
-            guard polled == CURLM_OK else {
-                failure = Self.multiError("curl_multi_poll", polled)
-                break
-            }
-        }
-
-        // Whatever is left is ended here, in request order so reports are stable.
-        let ending = failure ?? (listening ? Self.deadlineError : Self.cancelledError)
-        for transfer in active {
-            end(transfer)
-            let observation = transfer.observation(endedWith: ending)
-            if ending.kind == .cancelled {
-                results[transfer.index] = observation
-            } else {
-                finish(transfer.index, observation)
-            }
-        }
-        active.removeAll()
-        // Held requests never released were not needed: never sent.
-        for index in held {
-            results[index] = Self.unsent(requests[index], Self.cancelledError)
-        }
-        if let multi {
-            if lingering.isEmpty {
-                netprobe_multi_cleanup(multi)
-            } else {
-                ledgerHandedOver = true
-                Transfer.endLater(lingering, multi: multi)
-            }
-        }
-        return zip(requests, results).map { request, result in result ?? Self.unsent(request, Self.cancelledError) }
     }
+
+    /// What a round's transfers need of the runner, which outlives the round: the options they
+    /// are made with, and what `end` and `release` set while the round runs.
+    var roundSetting: (library: CurlLibrary, ledger: OpaquePointer?, sessions: TLSSessions) {
+        (library, socketLedger, sessions)
+    }
+
+    func cutoff(_ name: String) -> (instant: ContinuousClock.Instant, error: TransportError)? { cutoffs[name] }
+    func setCutoff(_ name: String, _ cutoff: (instant: ContinuousClock.Instant, error: TransportError)) { cutoffs[name] = cutoff }
+    var hasCutoffs: Bool { !cutoffs.isEmpty }
+    func releaseTime(_ name: String) -> ContinuousClock.Instant? { releases[name] }
+
+    /// A transfer ended on a thread of its own may close its connection after the runner is
+    /// gone: the ledger it counts into is then never freed.
+    func handOverLedger() { ledgerHandedOver = true }
 
     // MARK: - Helpers
 
@@ -302,19 +168,19 @@ public final class ProbeRunner {
     /// round's start, not the transfer's. Every probe asks the same configured resolvers, so a
     /// later wave sent while they were still silent gets no patience of its own; otherwise the
     /// hedge's probes would hold a blocked resolver's answer back by the hedge's delay.
-    private static func resolveCutoff(_ transfer: Transfer, since roundStart: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+    static func resolveCutoff(_ transfer: Transfer, since roundStart: ContinuousClock.Instant) -> ContinuousClock.Instant? {
         guard let seconds = transfer.request.resolveWithin else { return nil }
         return min(transfer.started, roundStart) + .milliseconds(Int64(seconds * 1000))
     }
 
     /// The resolve deadline of a transfer whose host has not resolved yet.
-    private static func pendingResolveCutoff(_ transfer: Transfer, since roundStart: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+    static func pendingResolveCutoff(_ transfer: Transfer, since roundStart: ContinuousClock.Instant) -> ContinuousClock.Instant? {
         guard let cutoff = resolveCutoff(transfer, since: roundStart), !transfer.hasResolved else { return nil }
         return cutoff
     }
 
     /// Its resolve deadline has come and the system resolver has not answered yet.
-    private static func resolveDue(_ transfer: Transfer, now: ContinuousClock.Instant, since roundStart: ContinuousClock.Instant) -> Bool {
+    static func resolveDue(_ transfer: Transfer, now: ContinuousClock.Instant, since roundStart: ContinuousClock.Instant) -> Bool {
         guard let cutoff = pendingResolveCutoff(transfer, since: roundStart) else { return false }
         return cutoff <= now
     }
@@ -326,7 +192,7 @@ public final class ProbeRunner {
     }
 
     /// The per-probe limit in milliseconds; a missing or nonsensical one leaves only the deadline.
-    private static func probeLimitMs(_ seconds: Double) -> Double {
+    static func probeLimitMs(_ seconds: Double) -> Double {
         guard seconds.isFinite, seconds > 0 else { return Double(Int32.max) }
         return min(seconds * 1000, Double(Int32.max))
     }
@@ -339,15 +205,15 @@ public final class ProbeRunner {
         kind: .cancelled, code: Int(CURLE_ABORTED_BY_CALLBACK.rawValue),
         message: "cancelled: the verdict was already decided")
 
-    private static func internalError(_ message: String) -> TransportError {
+    static func internalError(_ message: String) -> TransportError {
         TransportError(kind: .other, code: Int(CURLE_FAILED_INIT.rawValue), message: message)
     }
 
-    private static func multiError(_ call: String, _ code: CURLMcode) -> TransportError {
+    static func multiError(_ call: String, _ code: CURLMcode) -> TransportError {
         internalError("\(call) failed: \(String(cString: netprobe_multi_strerror(code)))")
     }
 
-    private static func unsent(_ request: ProbeRequest, _ error: TransportError) -> ProbeObservation {
+    static func unsent(_ request: ProbeRequest, _ error: TransportError) -> ProbeObservation {
         ProbeObservation(name: request.name, url: request.url, transportError: error, proxy: request.proxy?.redacted)
     }
 }
