@@ -11,9 +11,9 @@ import NetprobeLinkState
 /// their files is read: NetworkManager and systemd-resolved over D-Bus (the system bus, or
 /// `DBUS_SYSTEM_BUS_ADDRESS`), and systemd-networkd over D-Bus too (its link's `Describe`:
 /// libsystemd exports no sd-network). libsystemd is loaded on the first question
-/// (`systemdLibrary`); a machine without it, or without a bus, answers nothing and the files
-/// are read as before. Asked only for a path whose gate let probes
-/// through: an offline answer loads nothing.
+/// (`systemdLoadFailure` says why not, when it cannot be); a machine without it, or without a
+/// bus, answers nothing and the files are read as before. Asked only for a path whose gate let
+/// probes through: an offline answer loads nothing.
 public struct LinkOwners: Sendable, Equatable {
     public var networkManager: Bool
     public var resolved: Bool

@@ -5,9 +5,9 @@ import CSystemd
 import NetprobeWire
 import NetprobeLinkState
 
-/// libsystemd, loaded once on first use (`netprobe_systemd_load`); nil, with why, when it cannot
-/// be: then no owner is asked and the files are read instead.
-let systemdLibrary: String? = {
+/// Why libsystemd could not be loaded (`netprobe_systemd_load`, once, on first use); nil when it
+/// was. Without it no owner is asked and the files are read instead.
+let systemdLoadFailure: String? = {
     var message = [CChar](repeating: 0, count: 256)
     guard netprobe_systemd_load(&message, message.count) != 0 else { return nil }
     return String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -37,7 +37,7 @@ final class SystemBus {
     /// Connected, authenticated and greeted (Hello answered) within `limit`, or given up.
     /// `address`: a D-Bus address; nil: `DBUS_SYSTEM_BUS_ADDRESS`, else the standard socket.
     static func connect(address: String?, within limit: Duration) -> Opening {
-        guard systemdLibrary == nil else { return .unreachable }
+        guard systemdLoadFailure == nil else { return .unreachable }
         var bus: OpaquePointer?
         let status = netprobe_bus_connect_system(address, UInt64(max(1, limit.inMilliseconds * 1000)), &bus)
         if status == -Int32(ETIMEDOUT) { return .timedOut }
