@@ -13,7 +13,7 @@ VERSION := $(shell scripts/version)
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null)
 
 .PHONY: all deps test-deps bench-deps deb-deps deb dist build release run check unit lab lint bench soak install uninstall ecosystem clean \
-	fuzz fuzz-ci fuzz-build hostile check-sanitized check-tsan
+	fuzz fuzz-ci fuzz-build hostile check-sanitized check-tsan tsan-build
 
 all: build
 
@@ -98,19 +98,15 @@ release: deps
 run: release
 	@status=0; $(RELEASE_BIN) $(ARGS) || status=$$?; [ $$status -le 2 ] || exit $$status
 
-# The whole test suite: unit and loopback tests, docs lint, the Debian package (built and
-# lintian-checked here; Tests/ecosystem/test-deb.sh installs and purges it), then the
-# network lab and the ecosystem tests.
+# The whole test suite: unit and loopback tests, the same under ThreadSanitizer
+# (check-tsan), docs lint, the fuzz targets' short pass (fuzz-ci), the Debian package
+# (built and lintian-checked here; Tests/ecosystem/test-deb.sh installs and purges it),
+# `make release`, then the network lab (scenarios side by side: LAB_JOBS, default 4),
+# the hostile-input corpus and the ecosystem tests. scripts/check runs the tests and the
+# (niced) builds side by side and prints each stage's time; CHECK_SERIAL=1 runs them
+# one after the other.
 check: test-deps
-	$(SWIFT) build
-	$(SWIFT) test
-	$(MAKE) --no-print-directory check-tsan
-	$(MAKE) --no-print-directory lint
-	$(MAKE) --no-print-directory fuzz-ci
-	scripts/build-deb
-	NETPROBE_BIN=$(CURDIR)/$(DEBUG_BIN) lab/test
-	NETPROBE_BIN=$(CURDIR)/$(DEBUG_BIN) Tests/ecosystem/run
-	NETPROBE_BIN=$(CURDIR)/$(DEBUG_BIN) Tests/hostile/run
+	scripts/check
 
 unit: deps
 	$(SWIFT) test
@@ -143,9 +139,11 @@ check-sanitized: test-deps
 	ASAN_OPTIONS=detect_leaks=0 SANITIZER_SLOWDOWN=3 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
 	$(MAKE) --no-print-directory check-tsan
 
-check-tsan: test-deps
-	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+check-tsan: test-deps tsan-build
 	SANITIZER_SLOWDOWN=15 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
+
+tsan-build:
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 
 # The hostile-input corpus alone (Tests/hostile): `make hostile CASES="timeout- srv-"` for some.
 hostile: test-deps

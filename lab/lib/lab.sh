@@ -212,7 +212,8 @@ run_teardown() {
         kill_pids "${pids[@]}"
         ip netns del "$ns" 2>/dev/null || true
     done
-    rmdir /etc/netns 2>/dev/null || true
+    # Labs side by side (lab/test -j) leave it to their runner: another may be making its files.
+    [[ ${LAB_KEEP_ETC_NETNS:-0} == 1 ]] || rmdir /etc/netns 2>/dev/null || true
     if [[ -L $LAB_RUNS/current && $(readlink "$LAB_RUNS/current") == "$LAB_ID" ]]; then
         rm -f "$LAB_RUNS/current"
     fi
