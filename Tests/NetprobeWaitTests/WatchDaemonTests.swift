@@ -29,7 +29,9 @@ extension LabSuite {
             // A reader polling it all along (as the collector may read it at any moment) only ever
             // sees whole files: each one ends with watch's last series and a newline.
             let stop = Atomic<Bool>(false)
-            let seen = Mutex<(reads: Int, partial: [String])>((0, []))
+            // Behind an NSLock (a pthread mutex, which ThreadSanitizer sees), not Synchronization's
+            // Mutex: its futex is invisible to TSan, which then reports the two threads' accesses.
+            let seen = LockedValue<(reads: Int, partial: [String])>((0, []))
             let reader = Thread {
                 while !stop.load(ordering: .relaxed) {
                     guard let content = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
@@ -117,5 +119,19 @@ extension LabSuite {
             #expect(watch.lines.count == 4)
             #expect(try Record.parse(watch.lines[3]).description == "stop online/probes-validated (was -)")
         }
+    }
+}
+
+/// A value shared between threads behind an NSLock.
+final class LockedValue<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
     }
 }
