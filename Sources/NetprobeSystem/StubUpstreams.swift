@@ -56,7 +56,8 @@ public struct StubUpstreams: Sendable, Equatable {
         if Self.isResolvedStub(dns), let found = resolved(interfaces: interfaces), !found.servers.isEmpty {
             return (found.servers, "systemd-resolved", found.transport)
         }
-        if networkManagerManages(dns), let text = CheckedFile.text(networkManagerFile, limit: ResolvConf.readLimit) {
+        if Self.networkManagerRunsStub(namedByItsResolvConf: networkManagerManages(dns), dnsMode: nil),
+           let text = CheckedFile.text(networkManagerFile, limit: ResolvConf.readLimit) {
             let servers = Self.upstreams(ResolvConf.parse(text, source: networkManagerFile).servers)
             if !servers.isEmpty { return (servers, "networkmanager", nil) }
         }
@@ -67,8 +68,15 @@ public struct StubUpstreams: Sendable, Equatable {
         dns.servers.contains { $0 == "127.0.0.53" || $0 == "127.0.0.54" }
     }
 
-    /// NetworkManager's resolv.conf names a loopback server the machine uses: the stub is the
-    /// one NetworkManager runs and feeds.
+    /// Whether the machine's stub is the one NetworkManager runs and feeds (its dnsmasq plugin),
+    /// decided here alone: its resolv.conf names the loopback server the machine uses, and its
+    /// DNS mode, where it answers over D-Bus, is `dnsmasq` (it writes no-stub-resolv.conf in
+    /// every mode, so without the mode the file is all there is to go by).
+    static func networkManagerRunsStub(namedByItsResolvConf: Bool, dnsMode: String?) -> Bool {
+        namedByItsResolvConf && (dnsMode ?? "dnsmasq") == "dnsmasq"
+    }
+
+    /// NetworkManager's resolv.conf names a loopback server the machine uses.
     func networkManagerManages(_ dns: DNSConfiguration) -> Bool {
         guard let text = CheckedFile.text(networkManagerResolvConf, limit: ResolvConf.readLimit) else { return false }
         let its = ResolvConf.parse(text, source: networkManagerResolvConf).servers
@@ -98,7 +106,9 @@ public struct StubUpstreams: Sendable, Equatable {
             out.upstreamsTransport = Self.transport(modes)
             return out
         }
-        if dns.upstreamsSource == "networkmanager", let mode = session.networkManagerDNSMode(), mode != "dnsmasq" {
+        // Read from its files, the stub was NetworkManager's; its DNS mode settles it.
+        if dns.upstreamsSource == "networkmanager",
+           !networkManagerRunsStub(namedByItsResolvConf: true, dnsMode: session.networkManagerDNSMode()) {
             out.upstreams = []
             out.upstreamsSource = nil
             out.upstreamsTransport = nil

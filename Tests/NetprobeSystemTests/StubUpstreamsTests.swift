@@ -55,6 +55,15 @@ import Testing
         #expect(StubUpstreams.transport(["no"]) == "plain" && StubUpstreams.transport(["no", "yes"]) == "tls")
     }
 
+    /// One rule says whether the stub is NetworkManager's, from its files and its D-Bus answer.
+    @Test(arguments: [
+        (true, nil, true), (true, "dnsmasq", true), (true, "systemd-resolved", false), (true, "default", false),
+        (false, "dnsmasq", false), (false, nil, false),
+    ] as [(Bool, String?, Bool)])
+    func networkManagerRunsTheStubOnlyInDnsmasqMode(_ row: (Bool, String?, Bool)) {
+        #expect(StubUpstreams.networkManagerRunsStub(namedByItsResolvConf: row.0, dnsMode: row.1) == row.2)
+    }
+
     @Test func noStubNoUpstreams() throws {
         let tree = try Tree()
         try tree.write("resolve/resolv.conf", "nameserver 198.51.100.1\n")
