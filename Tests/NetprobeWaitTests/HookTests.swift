@@ -40,6 +40,8 @@ extension LabSuite {
                 NETPROBE_FAULT=
                 NETPROBE_FAULT_DETAIL=
                 NETPROBE_INTERFACE=v0
+                NETPROBE_NETWORK_ID=
+                NETPROBE_NETWORK_NAME=
                 NETPROBE_PORTAL_BYTES_REMAINING=
                 NETPROBE_PORTAL_EXPIRES_AT=
                 NETPROBE_PORTAL_URL=
@@ -65,6 +67,8 @@ extension LabSuite {
                 NETPROBE_FAULT=
                 NETPROBE_FAULT_DETAIL=
                 NETPROBE_INTERFACE=v0
+                NETPROBE_NETWORK_ID=
+                NETPROBE_NETWORK_NAME=
                 NETPROBE_PORTAL_BYTES_REMAINING=
                 NETPROBE_PORTAL_EXPIRES_AT=
                 NETPROBE_PORTAL_URL=http://portal.example/login?room=1
