@@ -14,12 +14,18 @@ import NetprobeSystem
 /// - A send stalled when data (or a SYN) is outstanding, its retransmissions went unanswered
 ///   through `timeoutsInARow` timeouts in a row (the kernel resets that count at any
 ///   acknowledgement of new data), and nothing came back for `silence`.
-/// - A receive stopped when the socket was streaming (data arriving at two dumps in a row, each
-///   time within `streamGap` of the dump: a sender that had been keeping it busy for seconds)
-///   and nothing arrived for `silence`. A response of a moment (a page, an API answer, a
-///   keep-alive exchange) never streams, so the silence after it is idleness, not a stall.
-///   A stream that simply ended reads as a stall; that costs at most one check, which then
-///   proves the path (`StallDetector.checked`).
+/// - A receive stopped when its sender could send and sent nothing for `silence`. The sender
+///   could send once this end's reader has caught up: nothing waits in the receive queue and
+///   the window it last advertised holds a segment (where the kernel says: Linux 6.2 on). A
+///   flow whose queue holds data, or whose window is shut, waits on its reader (a player at
+///   its playback rate, `curl --limit-rate`, a paused program), not on the network; its
+///   silence counts only from the first dump that saw the reader caught up.
+/// - Only a receive that had more coming is judged so: one that streamed (data arriving at two
+///   dumps in a row, each time within `streamGap` of the dump) or whose sender was held back
+///   by the reader after it delivered a lot (`bulk`, or a window the sender filled). A response
+///   of a moment (a page, an API answer, a keep-alive exchange) never is, so the silence after
+///   it is idleness, not a stall. A stream that simply ended reads as a stall; that costs at
+///   most one check, which then proves the path (`StallDetector.checked`).
 struct StallFlow: Equatable {
     /// What is remembered of a socket from one dump to the next.
     struct Seen: Equatable {
@@ -29,11 +35,21 @@ struct StallFlow: Equatable {
         var streak: Int
         /// It streamed at some point (`streak` reached 2).
         var streamed: Bool
+        /// Its sender was held back by this end's reader at some point: it had more to send.
+        var heldBack = false
+        /// Bytes waiting for the reader, and whether the reader was behind, at that dump.
+        var queued = 0
+        var readerBehind = false
+        /// The first dump that saw the reader caught up after it was behind: from then on the
+        /// sender could send. Nil while behind, or when never seen behind.
+        var caughtUpAt: Duration?
     }
 
     static let timeoutsInARow = 2
     static let silence: Duration = .seconds(3)
     static let streamGap: Duration = .seconds(1)
+    /// What a receive must have delivered for a full queue to mean its sender had more to send.
+    static let bulk: UInt64 = 1 << 20
 
     /// When the way out last carried this socket's traffic, if it did since the dump before.
     var deliveredAt: Duration?
@@ -53,8 +69,16 @@ struct StallFlow: Equatable {
         let ackedGrew = socket.bytesAcked > (before?.acked ?? 1)  // the SYN's acknowledgement is not data
         let arriving = receivedGrew && sinceData < streamGap
         let streak = arriving ? (before?.streak ?? 0) + 1 : 0
+        // The reader is behind while data waits for it or the window it offers is shut (below
+        // one segment, as the kernel's silly-window avoidance closes it).
+        let windowShut = socket.receiveWindow.map { $0 < max(socket.receiveMss, 1) } ?? false
+        let readerBehind = socket.receiveQueue > 0 || windowShut
+        let heldBack = readerBehind && (windowShut || socket.bytesReceived >= bulk)
         var flow = StallFlow(seen: Seen(acked: socket.bytesAcked, received: socket.bytesReceived, streak: streak,
-                                        streamed: streak >= 2 || before?.streamed == true))
+                                        streamed: streak >= 2 || before?.streamed == true,
+                                        heldBack: heldBack || before?.heldBack == true, queued: socket.receiveQueue,
+                                        readerBehind: readerBehind,
+                                        caughtUpAt: readerBehind ? nil : before?.readerBehind == true ? now : before?.caughtUpAt))
         // New data received proves the way in; it proves the way out too only when nothing of
         // ours waits for an answer (a peer keeps sending for a window's worth after our
         // acknowledgements and data stopped reaching it).
@@ -71,10 +95,16 @@ struct StallFlow: Equatable {
             if timeouts >= timeoutsInARow { flow.stalledSince = now - .seconds((1 << min(timeouts, 16)) - 1) }
         } else if outstanding && socket.timeoutsInARow >= timeoutsInARow && sinceAck >= silence {
             flow.stalledSince = now - sinceAck
-        } else if socket.state == .established, flow.seen.streamed, sinceData >= silence {
-            flow.stalledSince = now - sinceData
+        } else if socket.state == .established, flow.seen.streamed || flow.seen.heldBack, !readerBehind {
+            // The sender could send from its last data, or from when the reader caught up.
+            let couldSend = max(now - sinceData, flow.seen.caughtUpAt ?? now - sinceData)
+            if now - couldSend >= silence { flow.stalledSince = couldSend }
         }
-        flow.busy = flow.stalledSince == nil && (outstanding || receivedGrew || ackedGrew || flow.seen.streamed)
+        // A receive that had more coming keeps the brisk pace while its reader keeps up or keeps
+        // reading; a paused reader's flow moves nothing and waits at the idle pace.
+        let readerMoving = receivedGrew || socket.receiveQueue != before?.queued
+        let watched = flow.seen.streamed || flow.seen.heldBack
+        flow.busy = flow.stalledSince == nil && (outstanding || receivedGrew || ackedGrew || watched && (!readerBehind || readerMoving))
         return flow
     }
 }
