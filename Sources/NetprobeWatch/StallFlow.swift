@@ -50,6 +50,8 @@ struct StallFlow: Equatable {
     static let streamGap: Duration = .seconds(1)
     /// What a receive must have delivered for a full queue to mean its sender had more to send.
     static let bulk: UInt64 = 1 << 20
+    /// How long a reader that moved nothing is still read at the brisk pace (the idle poll).
+    static let readerPatience: Duration = .seconds(30)
 
     /// When the way out last carried this socket's traffic, if it did since the dump before.
     var deliveredAt: Duration?
@@ -101,8 +103,9 @@ struct StallFlow: Equatable {
             if now - couldSend >= silence { flow.stalledSince = couldSend }
         }
         // A receive that had more coming keeps the brisk pace while its reader keeps up or keeps
-        // reading; a paused reader's flow moves nothing and waits at the idle pace.
-        let readerMoving = receivedGrew || socket.receiveQueue != before?.queued
+        // reading (a rate-limited reader may leave its queue untouched for seconds, then drain
+        // it at once); a reader paused for `readerPatience` moves nothing and waits at the idle pace.
+        let readerMoving = receivedGrew || socket.receiveQueue != before?.queued || sinceData < readerPatience
         let watched = flow.seen.streamed || flow.seen.heldBack
         flow.busy = flow.stalledSince == nil && (outstanding || receivedGrew || ackedGrew || watched && (!readerBehind || readerMoving))
         return flow
