@@ -15,14 +15,17 @@ import NetprobeSystem
 ///   through `timeoutsInARow` timeouts in a row (the kernel resets that count at any
 ///   acknowledgement of new data), and nothing came back for `silence`.
 /// - A receive stopped when its sender could send and sent nothing for `silence`. The sender
-///   could send once this end's reader has caught up: nothing waits in the receive queue and
-///   the window it last advertised holds a segment (where the kernel says: Linux 6.2 on). A
-///   flow whose queue holds data, or whose window is shut, waits on its reader (a player at
-///   its playback rate, `curl --limit-rate`, a paused program), not on the network; its
-///   silence counts only from the first dump that saw the reader caught up.
+///   may send while the window this end last advertised holds a segment (tcp_info's rcv_wnd,
+///   Linux 6.2 on; before, while nothing waits in the receive queue, as the window reopens
+///   once the reader has caught up). A flow whose window is shut (its queue full) waits on its
+///   reader (a player at its playback rate, `curl --limit-rate`, a paused program), not on the
+///   network; its silence counts only from the first dump that saw the window open again. A
+///   reader that drains its queue in bursts reopens the window at each: the kernel offers the
+///   sender room once a sixteenth of the buffer is free, long before a queue of megabytes is
+///   read.
 /// - Only a receive that had more coming is judged so: one that streamed (data arriving at two
 ///   dumps in a row, each time within `streamGap` of the dump) or whose sender was held back
-///   by the reader after it delivered a lot (`bulk`, or a window the sender filled). A response
+///   by the reader (a window the sender filled; before 6.2, a full queue after `bulk`). A response
 ///   of a moment (a page, an API answer, a keep-alive exchange) never is, so the silence after
 ///   it is idleness, not a stall. A stream that simply ended reads as a stall; that costs at
 ///   most one check, which then proves the path (`StallDetector.checked`).
@@ -37,12 +40,12 @@ struct StallFlow: Equatable {
         var streamed: Bool
         /// Its sender was held back by this end's reader at some point: it had more to send.
         var heldBack = false
-        /// Bytes waiting for the reader, and whether the reader was behind, at that dump.
+        /// Bytes waiting for the reader, and whether the sender was held (its window shut), at that dump.
         var queued = 0
-        var readerBehind = false
-        /// The first dump that saw the reader caught up after it was behind: from then on the
-        /// sender could send. Nil while behind, or when never seen behind.
-        var caughtUpAt: Duration?
+        var senderHeld = false
+        /// The first dump that saw the window open after it was shut: from then on the sender
+        /// could send. Nil while shut, or when never seen shut.
+        var openedAt: Duration?
     }
 
     static let timeoutsInARow = 2
@@ -71,16 +74,15 @@ struct StallFlow: Equatable {
         let ackedGrew = socket.bytesAcked > (before?.acked ?? 1)  // the SYN's acknowledgement is not data
         let arriving = receivedGrew && sinceData < streamGap
         let streak = arriving ? (before?.streak ?? 0) + 1 : 0
-        // The reader is behind while data waits for it or the window it offers is shut (below
-        // one segment, as the kernel's silly-window avoidance closes it).
-        let windowShut = socket.receiveWindow.map { $0 < max(socket.receiveMss, 1) } ?? false
-        let readerBehind = socket.receiveQueue > 0 || windowShut
-        let heldBack = readerBehind && (windowShut || socket.bytesReceived >= bulk)
+        // The sender is held while the window this end offers is shut (below one segment, as
+        // the kernel's silly-window avoidance closes it); without rcv_wnd, while data waits.
+        let senderHeld = socket.receiveWindow.map { $0 < max(socket.receiveMss, 1) } ?? (socket.receiveQueue > 0)
+        let heldBack = senderHeld && (socket.receiveWindow != nil || socket.bytesReceived >= bulk)
         var flow = StallFlow(seen: Seen(acked: socket.bytesAcked, received: socket.bytesReceived, streak: streak,
                                         streamed: streak >= 2 || before?.streamed == true,
                                         heldBack: heldBack || before?.heldBack == true, queued: socket.receiveQueue,
-                                        readerBehind: readerBehind,
-                                        caughtUpAt: readerBehind ? nil : before?.readerBehind == true ? now : before?.caughtUpAt))
+                                        senderHeld: senderHeld,
+                                        openedAt: senderHeld ? nil : before?.senderHeld == true ? now : before?.openedAt))
         // New data received proves the way in; it proves the way out too only when nothing of
         // ours waits for an answer (a peer keeps sending for a window's worth after our
         // acknowledgements and data stopped reaching it).
@@ -97,9 +99,9 @@ struct StallFlow: Equatable {
             if timeouts >= timeoutsInARow { flow.stalledSince = now - .seconds((1 << min(timeouts, 16)) - 1) }
         } else if outstanding && socket.timeoutsInARow >= timeoutsInARow && sinceAck >= silence {
             flow.stalledSince = now - sinceAck
-        } else if socket.state == .established, flow.seen.streamed || flow.seen.heldBack, !readerBehind {
-            // The sender could send from its last data, or from when the reader caught up.
-            let couldSend = max(now - sinceData, flow.seen.caughtUpAt ?? now - sinceData)
+        } else if socket.state == .established, flow.seen.streamed || flow.seen.heldBack, !senderHeld {
+            // The sender could send from its last data, or from when its window opened again.
+            let couldSend = max(now - sinceData, flow.seen.openedAt ?? now - sinceData)
             if now - couldSend >= silence { flow.stalledSince = couldSend }
         }
         // A receive that had more coming keeps the brisk pace while its reader keeps up or keeps
@@ -107,7 +109,7 @@ struct StallFlow: Equatable {
         // it at once); a reader paused for `readerPatience` moves nothing and waits at the idle pace.
         let readerMoving = receivedGrew || socket.receiveQueue != before?.queued || sinceData < readerPatience
         let watched = flow.seen.streamed || flow.seen.heldBack
-        flow.busy = flow.stalledSince == nil && (outstanding || receivedGrew || ackedGrew || watched && (!readerBehind || readerMoving))
+        flow.busy = flow.stalledSince == nil && (outstanding || receivedGrew || ackedGrew || watched && (!senderHeld || readerMoving))
         return flow
     }
 }

@@ -267,14 +267,19 @@ extension StallDetectorTests {
                    then: paced(queue: 0, window: nil, silentMs: 9_300), suspected: true),
         ReaderCase(label: "caught up, and new data arrived: not",
                    then: paced(queue: 0, window: 3_000_000, received: 40_500_000, silentMs: 200), suspected: false),
-        ReaderCase(label: "the reader behind again, its queue holding data: waiting on its reader, not",
-                   then: paced(queue: 900_000, window: 3_000_000, silentMs: 9_300), suspected: false),
-        ReaderCase(label: "the queue empty but the window still shut: the sender may not send, not",
+        ReaderCase(label: "the window open but megabytes still queued (a reader that drains in bursts): the sender could send: suspected",
+                   then: paced(queue: 20_000_000, window: 3_000_000, silentMs: 9_300), suspected: true),
+        ReaderCase(label: "the kernel without rcv_wnd, data still queued: waiting on its reader, not",
+                   then: paced(queue: 900_000, window: nil, silentMs: 9_300), suspected: false),
+        ReaderCase(label: "the window shut again, the queue full: waiting on its reader, not",
+                   then: paced(queue: 6_000_000, window: 0, silentMs: 9_300), suspected: false),
+        ReaderCase(label: "the queue empty but the window below a segment: the sender may not send, not",
                    then: paced(queue: 0, window: 512, silentMs: 9_300), suspected: false),
     ]
 
     /// The reader held its sender back (2.6 MB queued, window shut, the last data 3.3 s old),
-    /// then caught up: from that dump on its sender could send, and silence counts from there.
+    /// then caught up and the window opened: from that dump on its sender could send, and
+    /// silence counts from there.
     @Test(arguments: readerCases)
     func aReaderThatCaughtUp(_ example: ReaderCase) {
         var detector = StallDetector()

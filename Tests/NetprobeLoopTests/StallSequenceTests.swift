@@ -25,15 +25,16 @@ import Testing
         case paced(Paced)
     }
 
-    /// The receive queue fills to `buffer` and the window shuts; the sender sends again when
-    /// the reader has freed half of it (the kernel's window update), so data arrives in bursts
-    /// `buffer / 2 / reads` seconds apart. `windowKnown` false: a kernel before 6.2, whose
-    /// tcp_info has no rcv_wnd.
+    /// The receive queue fills to `buffer` and the window shuts; the kernel opens it again once
+    /// a sixteenth of the buffer is free. The reader takes `reads` bytes a second, all at once
+    /// every `every` seconds (curl --limit-rate drains its queue in bursts) or, with `every` 0,
+    /// a little at a time. `windowKnown` false: a kernel before 6.2, whose tcp_info has no rcv_wnd.
     struct Paced: Sendable {
         var reads: Double = 1_000_000
         var link: Double = 12_500_000
         var buffer: Double = 6_000_000
         var paused: Range<Double> = 0..<0
+        var every = 0.0
         var windowKnown = true
     }
 
@@ -108,10 +109,20 @@ import Testing
     static func simulate(_ paced: Paced, from opens: Double, to t: Double, cut: Double)
         -> (received: Double, queue: Double, window: Double, lastData: Double) {
         let step = 0.01
-        var now = opens, received = 0.0, queue = 0.0, lastData = opens, open = true
+        var now = opens, received = 0.0, queue = 0.0, lastData = opens, open = true, allowance = 0.0
+        var steps = 0
         while now + step <= t + 1e-9 {
-            if !paused(paced, at: now) { queue -= min(queue, paced.reads * step) }
-            if !open && queue <= paced.buffer / 2 { open = true }
+            steps += 1
+            if !paused(paced, at: now) {
+                allowance += paced.reads * step
+                let burst = paced.every == 0 || steps % Int((paced.every / step).rounded()) == 0
+                if burst {
+                    let taken = min(queue, allowance)
+                    queue -= taken
+                    allowance = paced.every == 0 ? 0 : allowance - taken
+                }
+            }
+            if !open && paced.buffer - queue >= paced.buffer / 16 { open = true }
             if open && now < cut {
                 let arrived = min(paced.link * step, paced.buffer - queue)
                 if arrived > 0 {
@@ -119,7 +130,7 @@ import Testing
                     queue += arrived
                     lastData = now + step
                 }
-                if queue >= paced.buffer { open = false }
+                if paced.buffer - queue < 1_448 { open = false }
             }
             now += step
         }
@@ -186,14 +197,16 @@ import Testing
              flows: [Flow(peer: gateway, kind: .deadPeer(answered: 2, sends: 10), route: .onLink)], dropAt: nil, within: nil),
         Case(label: "a dead peer beyond the gateway with nothing else to prove the way out: checked",
              flows: [Flow(peer: serverA, kind: .deadPeer(answered: 2, sends: 10))], dropAt: 9, within: 30),
-        Case(label: "rate-limited downloads from two servers, 6 MB queues, bursts 3 s apart",
-             flows: [Flow(peer: serverA, kind: .paced(Paced())), Flow(peer: serverB, kind: .paced(Paced(reads: 700_000)))],
+        Case(label: "rate-limited downloads from two servers, 6 MB queues drained in bursts 5 and 7 s apart",
+             flows: [Flow(peer: serverA, kind: .paced(Paced(every: 5))), Flow(peer: serverB, kind: .paced(Paced(reads: 700_000, every: 7)))],
              dropAt: 20.4, within: 13),
         Case(label: "rate-limited downloads from one server, just after a burst",
-             flows: [Flow(peer: serverA, kind: .paced(Paced())), Flow(peer: serverA, kind: .paced(Paced()), opens: 2.0)],
-             dropAt: 27.05, within: 13),
+             flows: [Flow(peer: serverA, kind: .paced(Paced(every: 5))), Flow(peer: serverA, kind: .paced(Paced(every: 5)), opens: 2.0)],
+             dropAt: 27.05, within: 11),
+        Case(label: "a rate-limited download with a 32 MB queue (32 s of reading), drained in bursts 6 s apart",
+             flows: [Flow(peer: serverA, kind: .paced(Paced(buffer: 32_000_000, every: 6)))], dropAt: 40.5, within: 12),
         Case(label: "one rate-limited download, the kernel without rcv_wnd (the receive queue alone tells)",
-             flows: [Flow(peer: serverA, kind: .paced(Paced(windowKnown: false)))], dropAt: 33.3, within: 13),
+             flows: [Flow(peer: serverA, kind: .paced(Paced(every: 5, windowKnown: false)))], dropAt: 33.3, within: 13),
         Case(label: "a reader paced at 1 MB/s in small reads (a 128 kB queue, data arriving all the time)",
              flows: [Flow(peer: serverA, kind: .paced(Paced(buffer: 128_000)))], dropAt: 20.2, within: 7),
         Case(label: "a paused reader alone for a minute, then resumed, on a healthy network, 5 minutes",
