@@ -76,7 +76,9 @@ struct StallFlow: Equatable {
         let streak = arriving ? (before?.streak ?? 0) + 1 : 0
         // The sender is held while the window this end offers is shut (below one segment, as
         // the kernel's silly-window avoidance closes it); without rcv_wnd, while data waits.
-        let senderHeld = socket.receiveWindow.map { $0 < max(socket.receiveMss, 1) } ?? (socket.receiveQueue > 0)
+        // An opening socket has offered no window yet.
+        let senderHeld = socket.state == .established
+            && (socket.receiveWindow.map { $0 < max(socket.receiveMss, 1) } ?? (socket.receiveQueue > 0))
         let heldBack = senderHeld && (socket.receiveWindow != nil || socket.bytesReceived >= bulk)
         var flow = StallFlow(seen: Seen(acked: socket.bytesAcked, received: socket.bytesReceived, streak: streak,
                                         streamed: streak >= 2 || before?.streamed == true,
