@@ -122,7 +122,14 @@ struct cnetlink_tcp_info {
     __u32 total_retrans;
     __u64 pacing_rate, max_pacing_rate, bytes_acked, bytes_received;
     __u32 segs_out, segs_in;
+    __u32 notsent_bytes, min_rtt, data_segs_in, data_segs_out;
+    __u64 delivery_rate, busy_time, rwnd_limited, sndbuf_limited;
+    __u32 delivered, delivered_ce;
+    __u64 bytes_sent, bytes_retrans;
+    __u32 dsack_dups, reord_seen, rcv_ooopack, snd_wnd;
+    __u32 rcv_wnd;  // Linux 6.2 on: the receive window this end last advertised
 };
+_Static_assert(__builtin_offsetof(struct cnetlink_tcp_info, rcv_wnd) == 232, "tcp_info's rcv_wnd moved");
 
 // One socket of a dump: where it goes, and how it fares.
 struct cnetlink_tcp_socket {
@@ -131,7 +138,9 @@ struct cnetlink_tcp_socket {
     unsigned short source_port, destination_port;
     unsigned char source[16], destination[16];  // IPv4: the first 4 bytes
     unsigned long long cookie;  // the kernel's identity of the socket
+    unsigned int receive_queue; // idiag_rqueue: bytes received in order and not yet read
     int has_info;               // tcp_info came with it
+    int has_receive_window;     // the kernel's tcp_info reaches rcv_wnd (Linux 6.2 on)
     struct cnetlink_tcp_info info;
 };
 
@@ -188,6 +197,7 @@ static inline int cnetlink_diag_parse(const void *buffer, int length, struct cne
         memcpy(socket->source, diag->id.idiag_src, 16);
         memcpy(socket->destination, diag->id.idiag_dst, 16);
         socket->cookie = (unsigned long long)diag->id.idiag_cookie[0] | ((unsigned long long)diag->id.idiag_cookie[1] << 32);
+        socket->receive_queue = diag->idiag_rqueue;
         int attributes = (int)header->nlmsg_len - (int)NLMSG_LENGTH(sizeof *diag);
         const struct rtattr *attribute = (const struct rtattr *)(diag + 1);
         for (; RTA_OK(attribute, attributes); attribute = RTA_NEXT(attribute, attributes)) {
@@ -195,6 +205,7 @@ static inline int cnetlink_diag_parse(const void *buffer, int length, struct cne
             size_t size = RTA_PAYLOAD(attribute);
             memcpy(&socket->info, RTA_DATA(attribute), size < sizeof socket->info ? size : sizeof socket->info);
             socket->has_info = 1;
+            socket->has_receive_window = size >= __builtin_offsetof(struct cnetlink_tcp_info, rcv_wnd) + sizeof socket->info.rcv_wnd;
         }
     }
     return 0;

@@ -42,11 +42,18 @@ public struct TCPSocketInfo: Sendable, Equatable {
     /// How the kernel routes to `destination` (`DestinationRoutes`): only a way out through a
     /// gateway says anything about the uplink.
     public var route: DestinationRoute
+    /// Bytes received in order that the application has not read yet (inet_diag's rqueue): a
+    /// reader slower than the link, or paused, leaves data here.
+    public var receiveQueue: Int
+    /// The receive window this end last advertised (tcp_info's rcv_wnd), nil where the kernel
+    /// does not say (before Linux 6.2); below one segment (`receiveMss`), the sender may not send.
+    public var receiveWindow: Int?
+    public var receiveMss: Int
 
     public init(cookie: UInt64, state: State, source: [UInt8], destination: [UInt8], destinationPort: Int = 443, unacked: Int = 0,
                 timeoutsInARow: Int = 0, sinceDataReceivedMs: Int = 0, sinceAckReceivedMs: Int = 0, segmentsOut: Int = 0,
                 segmentsIn: Int = 0, retransmitted: Int = 0, bytesAcked: UInt64 = 0, bytesReceived: UInt64 = 0,
-                route: DestinationRoute = .viaGateway) {
+                route: DestinationRoute = .viaGateway, receiveQueue: Int = 0, receiveWindow: Int? = nil, receiveMss: Int = 1_448) {
         self.cookie = cookie
         self.state = state
         self.source = source
@@ -62,6 +69,9 @@ public struct TCPSocketInfo: Sendable, Equatable {
         self.bytesAcked = bytesAcked
         self.bytesReceived = bytesReceived
         self.route = route
+        self.receiveQueue = receiveQueue
+        self.receiveWindow = receiveWindow
+        self.receiveMss = receiveMss
     }
 }
 
@@ -169,6 +179,7 @@ public final class TCPSocketTable: TCPSocketSource {
                              timeoutsInARow: Int(info.retransmits),
                              sinceDataReceivedMs: Int(info.last_data_recv), sinceAckReceivedMs: Int(info.last_ack_recv),
                              segmentsOut: Int(info.segs_out), segmentsIn: Int(info.segs_in), retransmitted: Int(info.total_retrans),
-                             bytesAcked: info.bytes_acked, bytesReceived: info.bytes_received)
+                             bytesAcked: info.bytes_acked, bytesReceived: info.bytes_received, receiveQueue: Int(raw.receive_queue),
+                             receiveWindow: raw.has_receive_window != 0 ? Int(info.rcv_wnd) : nil, receiveMss: Int(info.rcv_mss))
     }
 }

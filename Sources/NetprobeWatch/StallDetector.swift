@@ -25,7 +25,9 @@ import NetprobeSystem
 ///   check up to `prefixBackoff` (so addresses rotating across prefixes cost few checks) and
 ///   starts again once a stall check finds the network down.
 /// - It reads the table every `activePoll` while traffic through the gateway is in flight,
-///   arriving, or stalled and not yet explained, so a stall is seen 3 to 6 s after it began;
+///   arriving, waiting on a reader that still reads, or stalled and not yet explained, so a
+///   stall is seen 3 to 6 s after it began (after a rate-limited reader caught up with what
+///   arrived before it);
 ///   otherwise every `idlePoll`, with idle connections or none: two wake-ups a minute, and
 ///   traffic that starts is seen within 30 s.
 public struct StallDetector {

@@ -243,3 +243,66 @@ extension StallDetectorTests {
         #expect(events.timeouts.suffix(3) == [StallDetector.idlePoll, StallDetector.idlePoll, StallDetector.idlePoll], "\(events.timeouts)")
     }
 }
+
+extension StallDetectorTests {
+    /// A download its reader takes slower than the link (`curl --limit-rate`, a player): data
+    /// waiting in its receive queue (`queue` bytes), the window it last advertised `window`.
+    static func paced(queue: Int, window: Int?, received: UInt64 = 40_000_000, silentMs: Int) -> [TCPSocketInfo] {
+        [TCPSocketInfo(cookie: 1, state: .established, source: me, destination: peerA, sinceDataReceivedMs: silentMs,
+                       sinceAckReceivedMs: 60_000, bytesAcked: 100, bytesReceived: received, receiveQueue: queue, receiveWindow: window)]
+    }
+
+    struct ReaderCase: Sendable, CustomTestStringConvertible {
+        var label: String
+        /// The third dump, 3 s after the reader was seen caught up.
+        var then: [TCPSocketInfo]
+        var suspected: Bool
+        var testDescription: String { label }
+    }
+
+    static let readerCases: [ReaderCase] = [
+        ReaderCase(label: "caught up, window open, nothing for 3 s: the sender could send and did not: suspected",
+                   then: paced(queue: 0, window: 3_000_000, silentMs: 9_300), suspected: true),
+        ReaderCase(label: "the kernel without rcv_wnd: the empty queue alone says the reader caught up: suspected",
+                   then: paced(queue: 0, window: nil, silentMs: 9_300), suspected: true),
+        ReaderCase(label: "caught up, and new data arrived: not",
+                   then: paced(queue: 0, window: 3_000_000, received: 40_500_000, silentMs: 200), suspected: false),
+        ReaderCase(label: "the window open but megabytes still queued (a reader that drains in bursts): the sender could send: suspected",
+                   then: paced(queue: 20_000_000, window: 3_000_000, silentMs: 9_300), suspected: true),
+        ReaderCase(label: "the kernel without rcv_wnd, data still queued: waiting on its reader, not",
+                   then: paced(queue: 900_000, window: nil, silentMs: 9_300), suspected: false),
+        ReaderCase(label: "the window shut again, the queue full: waiting on its reader, not",
+                   then: paced(queue: 6_000_000, window: 0, silentMs: 9_300), suspected: false),
+        ReaderCase(label: "the queue empty but the window below a segment: the sender may not send, not",
+                   then: paced(queue: 0, window: 512, silentMs: 9_300), suspected: false),
+    ]
+
+    /// The reader held its sender back (2.6 MB queued, window shut, the last data 3.3 s old),
+    /// then caught up and the window opened: from that dump on its sender could send, and
+    /// silence counts from there.
+    @Test(arguments: readerCases)
+    func aReaderThatCaughtUp(_ example: ReaderCase) {
+        var detector = StallDetector()
+        _ = detector.read(Self.paced(queue: 2_600_000, window: 0, silentMs: 3_300), path: Self.path, at: .seconds(100))
+        let caughtUp = detector.judge(Self.paced(queue: 0, window: 3_000_000, silentMs: 6_300), path: Self.path, at: .seconds(103))
+        #expect(!caughtUp.suspected && caughtUp.active == 1, "\(caughtUp)")
+        let then = detector.judge(example.then, path: Self.path, at: .seconds(106))
+        #expect(then.suspected == example.suspected, "\(then)")
+    }
+
+    /// A reader paused (SIGSTOP) with its queue full and its window shut, silent for minutes:
+    /// waiting on its reader, never a stall, read at the idle pace; a check that ran meanwhile
+    /// changes nothing.
+    @Test func aPausedReaderIsNeverAStall() {
+        var detector = StallDetector()
+        // Streaming until the pause: data arriving at two dumps in a row.
+        _ = detector.read(Self.paced(queue: 3_000_000, window: 90_000, received: 30_000_000, silentMs: 100), path: Self.path, at: .seconds(97))
+        _ = detector.judge(Self.paced(queue: 6_000_000, window: 0, silentMs: 100), path: Self.path, at: .seconds(100))
+        for step in 1...20 {
+            let judgement = detector.judge(Self.paced(queue: 6_000_000, window: 0, silentMs: 100 + step * 30_000), path: Self.path,
+                                           at: .seconds(100 + Int64(step) * 30))
+            #expect(!judgement.suspected && judgement.active == 0, "\(judgement)")
+            if step == 10 { detector.checked(online: true, at: .seconds(400)) }
+        }
+    }
+}

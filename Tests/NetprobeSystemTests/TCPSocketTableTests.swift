@@ -71,6 +71,43 @@ struct TCPSocketTableTests {
         #expect(listed.allSatisfy { $0.0.route == .local }, "\(listed.map(\.0.route))")
     }
 
+    /// What waits for the reader (inet_diag's rqueue) and the window last advertised (tcp_info's
+    /// rcv_wnd, Linux 6.2 on): a reader that reads nothing fills its queue until the window
+    /// shuts; one that read what came has an empty queue and an open window.
+    @Test func itReadsTheReceiveQueueAndTheWindow() async throws {
+        let (full, readAll) = try await withNamespace { ns in
+            try await ns.inside {
+                let table = try TCPSocketTable()
+                let stopped = try Self.connectedPair(family: AF_INET, address: "127.0.0.1")
+                let reading = try Self.connectedPair(family: AF_INET, address: "127.0.0.1")
+                defer { for fd in [stopped.listener, stopped.client, stopped.server, reading.listener, reading.client, reading.server] { close(fd) } }
+                let chunk = [UInt8](repeating: 7, count: 65_536)
+                func client(_ port: Int) throws -> TCPSocketInfo? { try table.sockets().first { $0.destinationPort == port } }
+                // Sent until the server's own buffer is full, again until the table shows the window shut (a deadline, no sleep).
+                let deadline = ContinuousClock.now + .seconds(5)
+                var full = try client(stopped.port)
+                while ContinuousClock.now < deadline, (full?.receiveWindow ?? 0) >= (full?.receiveMss ?? 0) {
+                    while chunk.withUnsafeBytes({ send(stopped.server, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }) > 0 {}
+                    full = try client(stopped.port)
+                }
+                _ = chunk.withUnsafeBytes { send(reading.server, $0.baseAddress, 1_000, 0) }
+                var buffer = [UInt8](repeating: 0, count: 1_000)
+                var got = 0
+                while got < 1_000 {
+                    let n = buffer.withUnsafeMutableBytes { recv(reading.client, $0.baseAddress, 1_000 - got, 0) }
+                    if n <= 0 { break }
+                    got += n
+                }
+                return (full, try client(reading.port))
+            }
+        }
+        let stopped = try #require(full), caughtUp = try #require(readAll)
+        #expect(stopped.receiveQueue > 0 && stopped.bytesReceived >= UInt64(stopped.receiveQueue), "\(stopped)")
+        #expect(stopped.receiveWindow.map { $0 < stopped.receiveMss } == true, "shut: \(stopped)")
+        #expect(caughtUp.receiveQueue == 0 && caughtUp.bytesReceived == 1_000, "\(caughtUp)")
+        #expect(caughtUp.receiveWindow.map { $0 >= caughtUp.receiveMss } == true, "open: \(caughtUp)")
+    }
+
     /// Only what the kernel routes through a gateway, or out of a point-to-point link, is the
     /// way out; a neighbour on the link (the gateway's own address) and the machine are not.
     @Test func eachDestinationIsClassedByTheKernelsRoute() async throws {

@@ -22,12 +22,32 @@ stall_flows() {
     echo "flows $*: $(stall_connections) of $want connections up" >>"$DIR/problems.txt"
 }
 
+# stall_curl RATE ADDR...: one `curl --limit-rate RATE` per ADDR in the client namespace, each
+# downloading an endless body from bulk.py (port 9000) at its own pace, slower than the link
+# (the kernel's receive queue holds what it has not read); waits (bounded) until all are up.
+# Their PIDs (curl's own: lab exec execs it) are in STALL_READER_PIDS.
+STALL_READER_PIDS=()
+stall_curl() {
+    local rate=$1 address want have n
+    shift
+    have=$(stall_connections)
+    for address in "$@"; do
+        "$LAB" exec curl -sS -o /dev/null --limit-rate "$rate" "http://$address:9000/stream" >>"$DIR/flows.log" 2>&1 &
+        STALL_FLOW_PIDS+=($!)
+        STALL_READER_PIDS+=($!)
+    done
+    want=$((have + $#))
+    for ((n = 0; n < 100; n++)); do (($(stall_connections) >= want)) && return 0; sleep 0.05; done
+    echo "curl $*: $(stall_connections) of $want connections up" >>"$DIR/problems.txt"
+}
+
 stall_connections() { "$LAB" exec ss -tnH state established '( dport = 9000 )' | grep -c . || true; }
 
 stall_flows_stop() {
     local pid
     for pid in "${STALL_FLOW_PIDS[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
     STALL_FLOW_PIDS=()
+    STALL_READER_PIDS=()
 }
 
 # stall_watch NAME: watch in the client namespace, its records in $DIR/NAME.jsonl, its
@@ -47,6 +67,20 @@ stall_quiet() {
     timeout "$2" tail -n +2 -f "$DIR/$1.jsonl" | head -n 1 >/dev/null || true
 }
 
+# stall_quiet_checks NAME SECONDS MOST: a window in which watch writes no record and raises
+# at most MOST stall checks (its textfile's counter, from 0 at its start).
+stall_quiet_checks() {
+    stall_quiet "$1" "$2"
+    local records counter
+    records=$(grep -c . "$DIR/$1.jsonl")
+    counter=$(stall_counter "$1")
+    if ((records != 1 || ${counter:-0} > $3)); then
+        echo "$1: $records record(s) and $counter stall check(s) in $2 s (at most $3)" >>"$DIR/problems.txt"
+    else
+        echo "$1: $2 s, no record, $counter stall check(s)" >>"$DIR/detection.txt"
+    fi
+}
+
 stall_counter() { awk '$1 == "netprobe_stall_suspected_total" { print $2 }' "$DIR/$1/netprobe.prom" 2>/dev/null; }
 
 # stall_stop NAME: SIGTERM to watch (its stop record), the flows ended, the block lifted.
@@ -59,10 +93,11 @@ stall_stop() {
     cat "$DIR/$1.jsonl" >>"$DIR/watch.jsonl"
 }
 
-# stall_drop NAME: the gateway drops everything it would route; the offline record (trigger
-# stall) must be done within 20 s, the counter 1. Ends the shape (stall_stop).
+# stall_drop NAME [COUNTER]: the gateway drops everything it would route; the offline record
+# (trigger stall) must be done within 20 s, the counter COUNTER (1: the stall checks before the
+# drop, plus one). Ends the shape (stall_stop).
 stall_drop() {
-    local name=$1 dropped judged
+    local name=$1 want=${2:-1} dropped judged
     dropped=$(date +%s.%N)
     "$LAB" do block "ip daddr != $GW_V4" drop
     timeout 30 tail -n +1 -f "$DIR/$name.jsonl" | head -n 2 >/dev/null || true
@@ -70,11 +105,11 @@ stall_drop() {
     stall_stop "$name"
     # Read once watch has ended: the textfile is replaced after the record is written.
     counter=$(stall_counter "$name")
-    judged=$(python3 - "$DIR/$name.jsonl" "$dropped" "$counter" <<'JUDGE' 2>&1
+    judged=$(python3 - "$DIR/$name.jsonl" "$dropped" "$counter" "$want" <<'JUDGE' 2>&1
 import datetime, json, sys
 def t(text):
     return datetime.datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
-out, dropped, counter = sys.argv[1:]
+out, dropped, counter, want = sys.argv[1:]
 records = [json.loads(line) for line in open(out) if line.strip()]
 got = [(r["event"], r["trigger"], r["verdict"]) for r in records]
 if got[:2] != [("start", "start", "online"), ("change", "stall", "offline")]:
@@ -82,7 +117,7 @@ if got[:2] != [("start", "start", "online"), ("change", "stall", "offline")]:
 else:
     offline = records[1]
     done = t(offline["timestamp"]) + offline["duration_ms"] / 1000 - float(dropped)
-    if done > 20 or counter != "1":
+    if done > 20 or counter != want:
         print("offline record done %.1f s after the drop, netprobe_stall_suspected_total %r" % (done, counter))
     else:
         print("ok %.1f s (checked %.1f s after the drop)" % (done, t(offline["timestamp"]) - float(dropped)))

@@ -3,7 +3,9 @@
 
 server --port PORT: on every connection, the first byte says what to do: D, send data
   without end; U, read and discard without end; K, answer each request line with a
-  30,000-byte response (a keep-alive HTTP connection); W, echo each line (a websocket).
+  30,000-byte response (a keep-alive HTTP connection); W, echo each line (a websocket); G
+  (an HTTP GET, as curl sends it), an HTTP/1.1 200 whose body never ends: curl --limit-rate
+  reads it at its own pace, slower than the link.
 client --rate BYTES_PER_SECOND FLOW...: one thread per FLOW, written KIND@ADDRESS:PORT
   (KIND D for a download, U for an upload); each flow moves about RATE bytes a second in
   small writes, and reconnects half a second after its connection fails, so a flow lives as
@@ -39,6 +41,18 @@ def serve_one(connection):
         elif kind == b"U":
             while connection.recv(65536):
                 pass
+        elif kind == b"G":
+            request = kind
+            while b"\r\n\r\n" not in request:
+                more = connection.recv(4096)
+                if not more:
+                    return
+                request += more
+            connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
+                               b"Content-Length: 1000000000000\r\n\r\n")
+            data = b"x" * CHUNK
+            while True:
+                connection.sendall(data)
         elif kind in (b"K", b"W"):
             for line in connection.makefile("rb"):
                 connection.sendall(b"r" * RESPONSE if kind == b"K" else line)
