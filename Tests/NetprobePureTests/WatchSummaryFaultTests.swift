@@ -14,12 +14,7 @@ struct WatchSummaryFaultTests {
     }
 
     private func summarise(_ lines: [String]) -> WatchSummary {
-        var summarizer = WatchSummarizer()
-        var reader = WatchLogLines(source: "log")
-        var bytes = Array(lines.joined(separator: "\n").utf8)
-        bytes.withUnsafeMutableBytes { reader.consume(UnsafeRawBufferPointer($0), into: &summarizer) { _ in } }
-        reader.finish(into: &summarizer) { _ in }
-        return summarizer.finish(now: nil)
+        WatchLogFixture.summarise(lines).summary
     }
 
     @Test func outagesAreCountedByTheirFirstNamedFault() throws {

@@ -28,14 +28,7 @@ private func record(_ minute: Double, _ verdict: String, _ reason: String, url: 
 private func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
 private func summarise(_ lines: [String], window: Int = WatchSummarizer.defaultWindow, now: Int64? = nil) -> (WatchSummary, [WatchSummarizer.Skipped]) {
-    var summarizer = WatchSummarizer(window: window)
-    var skipped: [WatchSummarizer.Skipped] = []
-    var reader = WatchLogLines(source: "log")
-    let text = lines.joined(separator: "\n")
-    var bytes = Array(text.utf8)
-    bytes.withUnsafeMutableBytes { reader.consume(UnsafeRawBufferPointer($0), into: &summarizer) { skipped.append($0) } }
-    reader.finish(into: &summarizer) { skipped.append($0) }
-    return (summarizer.finish(now: now), skipped)
+    WatchLogFixture.summarise(lines, window: window, now: now)
 }
 
 private let minute: Int64 = 60_000
