@@ -39,6 +39,14 @@ public protocol WatchHandler: AnyObject {
     /// A check could not be made (the kernel's tables could not be read, the HTTP client could
     /// not start): watch goes on, and tries again in `retryIn`.
     func checkFailed(_ error: CheckError, retryIn: Duration)
+    /// After a check that taught something of a network (`Checker.networkMemory` changed): the
+    /// command keeps it in its state directory.
+    func remember(_ memory: NetworkMemory)
+}
+
+extension WatchHandler {
+    /// A watch without a state directory remembers only while it runs.
+    public func remember(_ memory: NetworkMemory) {}
 }
 
 public enum WatchSignalAction {
@@ -189,6 +197,7 @@ public final class WatchLoop {
             let started = clock.now()
             session.checking(at: started.boottime)
             let report: Report
+            let memory = checker.networkMemory
             do {
                 report = try checker.run(options)
             } catch {
@@ -206,6 +215,8 @@ public final class WatchLoop {
             lastCheckFailed = false
             provenAt = (report.timestamp, started)
             counters.checks += 1
+            if report.lean { counters.leanChecks += 1 }
+            if checker.networkMemory != memory { handler.remember(checker.networkMemory) }
             counters.lastCheck = report.timestamp
             counters.count(bytes: report.bytesByProbe)
             var recorded = false

@@ -88,6 +88,22 @@ struct Watch: ParsableCommand {
             transform: Seconds.heartbeat.parse("--heartbeat"))
     var heartbeat: Double = WatchSettings.defaultHeartbeat.inSeconds
 
+    @Option(name: .customLong("state-directory"),
+            help: ArgumentHelp("""
+                Keep what each network taught in DIR/networks.json: when a full check last proved it and what \
+                it found, its portal's login URL and API, whether it answers a DHCPINFORM, which operators it \
+                intercepts. Read at start, written after checks that taught something; at most 64 networks \
+                and 64 KiB, the least recently seen forgotten first (default: $STATE_DIRECTORY, which \
+                systemd's StateDirectory= sets; with neither, remembered only while watch runs).
+                """, valueName: "dir"))
+    var stateDirectory: String?
+
+    @Flag(name: .customLong("full-rechecks"), help: ArgumentHelp("""
+        Never re-check lean: on a network that full checks proved open, every re-check still sends a \
+        full first wave (about 5 KB) instead of two operators' plain HTTP (about 2 KB).
+        """))
+    var fullRechecks = false
+
     @Flag(name: .customLong("no-stall-detect"), help: ArgumentHelp("""
         Do not read the machine's TCP socket table (sock_diag) for stalls of the verdict's path \
         (re-checks with trigger "stall").
@@ -127,7 +143,7 @@ struct Watch: ParsableCommand {
         let config = try options.loadConfig()
         do {
             let signals = try SignalInbox(catching: [SIGINT, SIGTERM, SIGHUP, SIGCHLD])
-            let checkOptions = options.checkOptions(config: config, allPaths: allPaths)
+            let checkOptions = watchOptions(config)
             let waiter = try ChangeWaiter(signals: signals, wakeOn: [SIGINT, SIGTERM, SIGHUP],
                                           watchingOutput: options.quiet ? nil : STDOUT_FILENO,
                                           leaseDirectories: checkOptions.leases.directories)
@@ -161,11 +177,18 @@ struct Watch: ParsableCommand {
         do {
             let (fresh, source) = try ConfigLookup.resolve(explicit: options.config)
             Log.note("SIGHUP: reloaded the configuration from \(source)")
-            return options.checkOptions(config: fresh, allPaths: allPaths)
+            return watchOptions(fresh)
         } catch {
             Log.note("SIGHUP: keeping the previous configuration; the new one is invalid:\n\(error.description)")
             return nil
         }
+    }
+
+    /// A check's options as watch runs it: lean re-checks unless --full-rechecks.
+    func watchOptions(_ config: ProbeConfig) -> CheckOptions {
+        var checkOptions = options.checkOptions(config: config, allPaths: allPaths)
+        checkOptions.lean = !fullRechecks
+        return checkOptions
     }
 
     func runHook(_ hook: HookRunner, _ record: WatchRecord) {
