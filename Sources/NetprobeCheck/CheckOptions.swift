@@ -38,6 +38,13 @@ public struct CheckOptions: Sendable {
     /// open (`LeanRecheck`): watch's re-checks; a one-shot check always sends a full first wave.
     public var lean = false
 
+    /// These options with every re-check full.
+    public var full: CheckOptions {
+        var options = self
+        options.lean = false
+        return options
+    }
+
     public init(config: ProbeConfig, families: Set<AddressFamily> = Set(AddressFamily.allCases), interfaces: [String] = [],
                 timeout: Double? = nil, caBundle: String? = nil, capportURL: String? = nil,
                 leases: LeaseReader = .system(), allPaths: Bool = false,

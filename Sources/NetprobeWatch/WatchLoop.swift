@@ -199,7 +199,7 @@ public final class WatchLoop {
             let report: Report
             let memory = checker.networkMemory
             do {
-                report = try checker.run(options)
+                report = try checker.run(leanAllowed(hold) ? options : options.full)
             } catch {
                 // One check's failure (an interrupted dump that kept failing, say) is no reason to
                 // end watch: said on stderr, and tried again on the back-off's pace. No heartbeat
@@ -268,6 +268,16 @@ public final class WatchLoop {
             }
             guard proceed(try wait(until: due, heartbeats: true)) else { return }
         }
+    }
+
+    /// Whether the next check may be lean (`CheckOptions.lean`, when the checker's memory also
+    /// says the network was proven open): only while the state reported is online on a quorum of
+    /// validated probes and no other state is being confirmed, so that a lean re-check can
+    /// confirm that state and never make one (the start, and any state after another, get a
+    /// full check).
+    private func leanAllowed(_ hold: HoldGate) -> Bool {
+        guard let reported, hold.candidate == nil else { return false }
+        return reported.verdict == .online && reported.reason == .probesValidated
     }
 
     /// After a check: while online, the socket table is read now (this wake-up is paid for

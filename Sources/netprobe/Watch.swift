@@ -133,6 +133,12 @@ struct Watch: ParsableCommand {
         if heartbeat > 0 && heartbeat < 1 {
             throw ValidationError("--heartbeat: 0 (none) or at least 1 second; a shorter one would fill the log.")
         }
+        if let stateDirectory {
+            var status = stat()
+            guard stat(stateDirectory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+                throw ValidationError("--state-directory: '\(TerminalText.escape(stateDirectory))' is not a directory.")
+            }
+        }
         if let program = exec.first, !HookRunner.canRun(program) {
             throw ValidationError("--exec: '\(TerminalText.escape(program))' is not an executable file or a program in $PATH.")
         }
@@ -149,9 +155,16 @@ struct Watch: ParsableCommand {
                                           leaseDirectories: checkOptions.leases.directories)
             let checker = Checker()
             checker.tracksLeases = true
+            let memory = memoryStore()
+            if let memory {
+                let loaded = memory.load()
+                if let problem = loaded.problem { Log.note("--state-directory: \(memory.path): \(problem)") }
+                checker.networkMemory = loaded.memory
+            }
             let hook = exec.isEmpty ? nil : HookRunner(argv: exec, timeLimit: .milliseconds(Int64(execTimeout * 1000)), signals: signals,
                                                        stopSignals: [SIGINT, SIGTERM])
-            let output = WatchOutput(command: self, signals: signals, hook: hook, textfile: textfile.map(TextfileWriter.init))
+            let output = WatchOutput(command: self, signals: signals, hook: hook, textfile: textfile.map(TextfileWriter.init),
+                                     memory: memory)
             let settings = WatchSettings(interval: .milliseconds(Int64(interval * 1000)), hold: .milliseconds(Int64(hold * 1000)),
                                          sessionWarning: sessionWarning.map { .milliseconds(Int64($0 * 1000)) }, allPaths: allPaths,
                                          heartbeat: heartbeat > 0 ? .milliseconds(Int64(heartbeat * 1000)) : nil)
@@ -182,6 +195,15 @@ struct Watch: ParsableCommand {
             Log.note("SIGHUP: keeping the previous configuration; the new one is invalid:\n\(error.description)")
             return nil
         }
+    }
+
+    /// Where what each network taught is kept: --state-directory, else the first directory of
+    /// $STATE_DIRECTORY (systemd's StateDirectory=); nil: nowhere but in this process.
+    func memoryStore() -> NetworkMemoryStore? {
+        let directory = stateDirectory
+            ?? ProcessEnvironment.value("STATE_DIRECTORY")?.split(separator: ":").first.map(String.init)
+        guard let directory, !directory.isEmpty else { return nil }
+        return NetworkMemoryStore(directory: directory)
     }
 
     /// A check's options as watch runs it: lean re-checks unless --full-rechecks.
