@@ -40,7 +40,9 @@ extension LabSuite {
             for expected in ["ExecStart=/usr/local/bin/netprobe watch --format json", "ExecReload=/bin/kill -HUP $MAINPID",
                              "WantedBy=multi-user.target",
                              // ProcSubset=pid hides the kernel's boot id: the service manager hands it down.
-                             "ProcSubset=pid", "Environment=NETPROBE_BOOT_ID=%b"] {
+                             "ProcSubset=pid", "Environment=NETPROBE_BOOT_ID=%b",
+                             // What each network taught, kept across restarts (watch reads $STATE_DIRECTORY).
+                             "StateDirectory=netprobe-watch", "StateDirectoryMode=0700"] {
                 #expect(lines.contains(expected), "missing \(expected)")
             }
         }
@@ -53,7 +55,7 @@ extension LabSuite {
             #expect(exec.hasPrefix("ExecStart=/usr/local/bin/netprobe watch ") && exec.contains("--textfile /run/netprobe/netprobe.prom"))
             #expect(!exec.contains("/bin/sh") && !exec.contains("while"))
             for expected in ["RuntimeDirectory=netprobe", "RuntimeDirectoryMode=0755", "DynamicUser=yes", "ProtectSystem=strict",
-                             "WantedBy=multi-user.target"] {
+                             "StateDirectory=netprobe-textfile", "StateDirectoryMode=0700", "WantedBy=multi-user.target"] {
                 #expect(lines.contains(expected), "missing \(expected)")
             }
         }
