@@ -146,8 +146,9 @@ dhcp_rogue() {
 # --v6 (dhcpcd only, with dhcp_server --v6): DHCPv6 too, on eth0 with IPv6 on; returns once
 # its eth0.lease6 is written as well. --resolv (dhcpcd only): it asks for option 15 too, and
 # its script (servers/dhcpcd-resolv) writes the client's resolv.conf from each lease (search
-# domain, nameservers) and empties it when the lease goes (no carrier, expiry), as a
-# distribution's resolv.conf hook does: the lab's two networks (lib/blocks-networks.sh).
+# domain, nameservers), as a distribution's resolv.conf hook does, before it configures the
+# address and route, and empties it when the lease goes (no carrier, expiry): the lab's two
+# networks (lib/blocks-networks.sh).
 dhcp_client() {
     local how=${1:-} request114=1 v6=0 resolv=0 conf usage="dhcp_client dhclient|dhcpcd [--no-request-114] [--v6] [--resolv]"
     shift || true
@@ -171,6 +172,7 @@ dhcp_client() {
             {
                 if ((resolv)); then
                     echo "script $LAB_DIR/servers/dhcpcd-resolv"
+                    echo 'noconfigure'
                     echo 'option domain_name'
                 else
                     echo 'script /bin/true'
