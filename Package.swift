@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "NetprobeNetwork", dependencies: ["NetprobeWire", "NetprobeLinkState", "NetprobeVerdict", "NetprobeSystem", "CCurl",
                                                        "CLibc"]),
         // One check, start to finish: path snapshot -> gate -> plan -> transfers -> verdict.
-        .target(name: "NetprobeCheck", dependencies: ["NetprobeWire", "NetprobeVerdict", "NetprobeOutput",
+        .target(name: "NetprobeCheck", dependencies: ["NetprobeWire", "NetprobeLinkState", "NetprobeVerdict", "NetprobeOutput",
                                                      "NetprobeSystem", "NetprobeNetwork",
                                                      .product(name: "SystemPackage", package: "swift-system")]),
         // The loops that re-check as the network changes: `wait`, and `watch` as a service

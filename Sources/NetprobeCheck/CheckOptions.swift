@@ -34,6 +34,16 @@ public struct CheckOptions: Sendable {
     /// Which first wave each path sends (`FirstWaves`): drawn at random for every check; tests
     /// that script the answers pick one.
     public var waveDraw = WaveDraw.random
+    /// Re-check lean where the checker's `NetworkMemory` says full checks proved the network
+    /// open (`LeanRecheck`): watch's re-checks; a one-shot check always sends a full first wave.
+    public var lean = false
+
+    /// These options with every re-check full.
+    public var full: CheckOptions {
+        var options = self
+        options.lean = false
+        return options
+    }
 
     public init(config: ProbeConfig, families: Set<AddressFamily> = Set(AddressFamily.allCases), interfaces: [String] = [],
                 timeout: Double? = nil, caBundle: String? = nil, capportURL: String? = nil,

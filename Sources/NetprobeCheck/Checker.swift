@@ -39,6 +39,9 @@ public final class Checker {
     /// checker and between them (`leaseMoved`): kept for a `wait` or a `watch`, within each
     /// check's deadline (`OwnerBus`).
     var ownerBus = OwnerBus()
+    /// What each network taught this checker's checks (`NetworkMemory`): a watch loads it from
+    /// its state directory and keeps it there; a one-shot check starts with none.
+    public var networkMemory = NetworkMemory()
 
     /// `source` and `makeRunner` default to the kernel and libcurl; the runner is made on the
     /// first round that sends anything, and reused by the rounds after it (wait and watch).
@@ -96,7 +99,21 @@ public final class Checker {
         }
         if tracksLeases, let gates = lastGates { lastLeases = Self.leaseFacts(options, snapshot: snapshot, gates: gates) }
         lastPathAddresses = Self.addresses(of: lastGates ?? [], in: snapshot)
-        let plans = options.allPaths ? PathPlan.every(options, snapshot: snapshot) : [PathPlan.machine(options, snapshot: snapshot)]
+        var plans = options.allPaths ? PathPlan.every(options, snapshot: snapshot) : [PathPlan.machine(options, snapshot: snapshot)]
+        recall(&plans, snapshot: snapshot)
+        if var results = try LeanRecheck.run(plans, options: options, memory: networkMemory, at: timestamp, started: start,
+                                             deadline: deadline, runner: transferRunner) {
+            results = RouteTruth.apply(results, allPaths: options.allPaths, snapshot: snapshot, source: source)
+            var paths = results.map { PathReport($0, config: options.config, started: start) }
+            for index in paths.indices { LeanRecheck.complete(&paths[index], config: options.config) }
+            NetworkFinder.identify(&paths, results: results, snapshot: snapshot, neighbours: NetworkFinder.neighbours(results, source: source),
+                                   memory: &gatewayMemory)
+            for path in paths { networkMemory.learn(path, full: false, at: timestamp) }
+            snapshot.nat64 = NAT64Discovery.discover(snapshot, deadline: deadline)
+            var report = finish(paths, snapshot: snapshot, started: start, timestamp: timestamp, wireBefore: wireBefore)
+            report.lean = true
+            return report
+        }
         var round = Round(plans, quorum: options.config.quorum, started: start, hedged: options.hedged,
                           draw: options.waveDraw)
         var results = round.isEmpty ? round.run(on: NoTransfers(), deadline: deadline)
@@ -115,14 +132,42 @@ public final class Checker {
         var paths = results.map { PathReport($0, config: options.config, started: start) }
         let neighbours = NetworkFinder.neighbours(results, source: source)
         NetworkFinder.identify(&paths, results: results, snapshot: snapshot, neighbours: neighbours, memory: &gatewayMemory)
+        for path in paths { networkMemory.learn(path, full: true, at: timestamp) }
         FaultFinder.locate(&paths, results: results, snapshot: snapshot, neighbours: neighbours,
                            routerErrors: runner?.takeRouterErrors() ?? [])
         // After the verdict, which it never changes: only an IPv6-only machine asks, once.
         snapshot.nat64 = NAT64Discovery.discover(snapshot, deadline: deadline)
-        var report = Report(paths: paths, overall: Self.overall(paths), durationMs: start.duration(to: clock.now).inMilliseconds,
+        return finish(paths, snapshot: snapshot, started: start, timestamp: timestamp, wireBefore: wireBefore)
+    }
+
+    /// The report of a check that started at `started`, with what it put on the wire since `wireBefore`.
+    private func finish(_ paths: [PathReport], snapshot: PathSnapshot, started: ContinuousClock.Instant, timestamp: Date,
+                        wireBefore: WireBytes) -> Report {
+        var report = Report(paths: paths, overall: Self.overall(paths), durationMs: started.duration(to: .now).inMilliseconds,
                             timestamp: timestamp, path: snapshot)
         report.wire = wireTotals - wireBefore
         return report
+    }
+
+    /// Each plan's network as this checker remembers it (`PathPlan.known`), named from the
+    /// neighbour table read before the round. Read only when there is a memory to look in (a
+    /// watch's) and a gate passed: a one-shot check pays nothing for it.
+    private func recall(_ plans: inout [PathPlan], snapshot: PathSnapshot) {
+        guard !networkMemory.entries.isEmpty else { return }
+        let open = plans.indices.filter { index in
+            if case .pass = plans[index].gate { return true }
+            return false
+        }
+        guard !open.isEmpty else { return }
+        let neighbours = source.neighbours()
+        for index in open {
+            var network = NetworkFinder.identity(plans[index], snapshot: snapshot, neighbours: neighbours)
+            if let name = plans[index].interface,
+               let gateway = FaultFinder.gateways(plans[index], snapshot: snapshot).first?.address {
+                gatewayMemory.carry(&network, interface: name, gateway: gateway)
+            }
+            plans[index].known = network.id.flatMap { networkMemory[$0] }
+        }
     }
 
     /// The running totals of what this checker's transfers and netprobe's own DNS put on the wire.

@@ -1,4 +1,5 @@
 import NetprobeWire
+import NetprobeLinkState
 import NetprobeVerdict
 import NetprobeOutput
 import NetprobeSystem
@@ -65,10 +66,10 @@ enum DHCPInformFallback {
         let hardware = link.hardwareAddress.flatMap(hardwareBytes)
         let lease = InformMemory.Lease(interface: interface, client: ciaddr, server: server, hardware: hardware)
         let serverText = IPAddressFormat.text(server[...])
-        let earlier = memory.outcomes[lease]
+        let earlier = memory.outcomes[lease] ?? Self.known(result.plan.known)
         if earlier?.state == .noAnswer {
             out.inform = DHCPInformReport(interface: interface, clientAddress: address.address, state: .unansweredBefore,
-                                          error: "not sent: \(serverText) gave no answer that could be seen to this lease's earlier DHCPINFORM",
+                                          error: "not sent: \(serverText) gave no answer that could be seen to an earlier DHCPINFORM on this network",
                                           server: serverText)
             return out
         }
@@ -119,6 +120,17 @@ enum DHCPInformFallback {
         }
         out.conclusion = VerdictEngine.conclude(out.findings)
         return out
+    }
+
+    /// What the network's DHCP server did with a DHCPINFORM on an earlier visit (`NetworkMemory`,
+    /// a watch's): the network is asked once, not on every visit; nil when it never was.
+    static func known(_ entry: NetworkMemory.Entry?) -> DHCPInformExchange.Outcome? {
+        switch entry?.informAnswers {
+        case true?: return DHCPInformExchange.Outcome(state: .answered,
+                                                      answer: DHCPMessage.InformAnswer(captivePortal: entry?.informPortalAPI))
+        case false?: return DHCPInformExchange.Outcome(state: .noAnswer)
+        case nil: return nil
+        }
     }
 
     /// "aa:bb:cc:dd:ee:ff" as six bytes; nil for anything else (then the message has no chaddr).

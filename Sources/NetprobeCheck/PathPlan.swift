@@ -27,6 +27,10 @@ struct PathPlan {
     var leases: [LeaseReader.Lease]?
     /// Whose answers the probes' addresses come from (`ProbeObservation.resolver`).
     var resolver = "configured"
+    /// What watch remembers of the network the path is on, when it remembers it
+    /// (`NetworkMemory`): its portal's login URL is offered to the engine, and a DHCPINFORM it
+    /// already answered or ignored is not sent again.
+    var known: NetworkMemory.Entry?
 
     /// Families the gate let through (empty when the path is down).
     var families: Set<AddressFamily> {

@@ -41,9 +41,10 @@ struct Round {
         self.started = started
         self.deadline = started
         paths = plans.map { plan in
-            RoundPathState(plan: plan, findings: PathFindings(quorum: quorum, gate: plan.gate, pending: plan.specs,
-                                                         capport: plan.api?.report, capportPending: plan.api?.request != nil,
-                                                         canaryPending: plan.canary != nil))
+            var findings = PathFindings(quorum: quorum, gate: plan.gate, pending: plan.specs, capport: plan.api?.report,
+                                        capportPending: plan.api?.request != nil, canaryPending: plan.canary != nil)
+            findings.rememberedPortalURL = plan.known?.portalURL
+            return RoundPathState(plan: plan, findings: findings)
         }
         for (index, plan) in plans.enumerated() {
             // Names are unique per round: several paths send the same probes.

@@ -165,6 +165,7 @@ enum ReportDocument {
             "fault_detail": .string(report.fault?.detail),
             "interfaces": .array(report.path.interfaces.map(InterfaceDocument.json)),
             "kernel_routes": .array(report.path.kernelRoutes.map(RouteDocument.json)),
+            "lean": .bool(report.lean),
             "nat64": NAT64Document.json(report.path.nat64),
             "network": NetworkDocument.json(report.network),
             "partial": .bool(report.partial),

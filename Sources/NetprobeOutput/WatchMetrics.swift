@@ -20,6 +20,8 @@ public struct WatchCounters: Sendable, Equatable {
     public var sessionEnd: Date?
     /// Times the machine's own TCP traffic suggested the verdict's path stalled (each a re-check).
     public var stallSuspected = 0
+    /// Lean re-checks that confirmed the state (`Report.lean`), among `checks`.
+    public var leanChecks = 0
     /// Bytes every check has sent and received, per probe name (the API and DNS under their own names).
     public var bytesByProbe: [String: (sent: Int, received: Int)] = [:]
 
@@ -27,7 +29,7 @@ public struct WatchCounters: Sendable, Equatable {
 
     public static func == (lhs: WatchCounters, rhs: WatchCounters) -> Bool {
         lhs.checks == rhs.checks && lhs.changes == rhs.changes && lhs.lastCheck == rhs.lastCheck && lhs.sessionEnd == rhs.sessionEnd
-            && lhs.stallSuspected == rhs.stallSuspected
+            && lhs.stallSuspected == rhs.stallSuspected && lhs.leanChecks == rhs.leanChecks
             && lhs.bytesByProbe.mapValues { [$0.sent, $0.received] } == rhs.bytesByProbe.mapValues { [$0.sent, $0.received] }
     }
 
@@ -46,6 +48,9 @@ extension PrometheusFormatter {
         var out = MetricWriter()
         out.text = format(report)
         out.counter("netprobe_checks_total", "Checks run since watch started.", [([], Double(counters.checks))])
+        out.counter("netprobe_lean_checks_total",
+                    "Checks that were lean re-checks: two operators confirmed what full checks proved on this network.",
+                    [([], Double(counters.leanChecks))])
         out.counter("netprobe_changes_total", "Changes reported since watch started.", [([], Double(counters.changes))])
         out.counter("netprobe_stall_suspected_total",
                     "Times the machine's own TCP traffic on the verdict's path stalled, and watch re-checked at once.",

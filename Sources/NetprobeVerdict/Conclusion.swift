@@ -17,6 +17,9 @@ public struct PathFindings: Sendable {
     public var canary: DNSCanaryReport?
     /// The canary was sent and has not answered yet.
     public var canaryPending: Bool
+    /// The login URL a full check found on this network before (`NetworkMemory`): offered when
+    /// the network names no page this time, never a reason for a verdict.
+    public var rememberedPortalURL: String?
 
     public init(quorum: Int, gate: GateResult, settled: [ProbeEvidence] = [], pending: [ProbeSpec] = [],
                 capport: CapportReport? = nil, capportPending: Bool = false, canary: DNSCanaryReport? = nil,

@@ -18,13 +18,20 @@ public struct TextfileError: Error, CustomStringConvertible {
 /// (rename(2) is atomic only within one file system), written whole, made 0644 (the collector
 /// runs as another user), fsync'd (a crash leaves the old file or the new one, never an empty
 /// one), then renamed over PATH. A reader sees the old content or the new, never a part.
+/// Watch's own state (`NetworkMemoryStore`) is written the same way, readable by its owner only.
 public struct TextfileWriter {
     public let path: String
     private let directory: String
     private let temporaryTemplate: String
+    private let mode: mode_t
 
     public init(path: String) {
+        self.init(path: path, mode: 0o644)
+    }
+
+    public init(path: String, mode: mode_t) {
         self.path = path
+        self.mode = mode
         let slash = path.lastIndex(of: "/")
         directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -47,8 +54,8 @@ public struct TextfileWriter {
             close(fd)
             throw TextfileError(operation: "write", path: temporary, code: code)
         }
-        // mkostemp makes it 0600 whatever the umask.
-        guard fchmod(fd, 0o644) == 0, fsync(fd) == 0 else {
+        // mkstemp makes it 0600 whatever the umask.
+        guard fchmod(fd, mode) == 0, fsync(fd) == 0 else {
             let code = errno
             close(fd)
             throw TextfileError(operation: "fchmod/fsync", path: temporary, code: code)

@@ -39,6 +39,14 @@ public protocol WatchHandler: AnyObject {
     /// A check could not be made (the kernel's tables could not be read, the HTTP client could
     /// not start): watch goes on, and tries again in `retryIn`.
     func checkFailed(_ error: CheckError, retryIn: Duration)
+    /// After a check that taught something of a network (`Checker.networkMemory` changed): the
+    /// command keeps it in its state directory.
+    func remember(_ memory: NetworkMemory)
+}
+
+extension WatchHandler {
+    /// A watch without a state directory remembers only while it runs.
+    public func remember(_ memory: NetworkMemory) {}
 }
 
 public enum WatchSignalAction {
@@ -189,8 +197,9 @@ public final class WatchLoop {
             let started = clock.now()
             session.checking(at: started.boottime)
             let report: Report
+            let memory = checker.networkMemory
             do {
-                report = try checker.run(options)
+                report = try checker.run(leanAllowed(hold) ? options : options.full)
             } catch {
                 // One check's failure (an interrupted dump that kept failing, say) is no reason to
                 // end watch: said on stderr, and tried again on the back-off's pace. No heartbeat
@@ -206,6 +215,8 @@ public final class WatchLoop {
             lastCheckFailed = false
             provenAt = (report.timestamp, started)
             counters.checks += 1
+            if report.lean { counters.leanChecks += 1 }
+            if checker.networkMemory != memory { handler.remember(checker.networkMemory) }
             counters.lastCheck = report.timestamp
             counters.count(bytes: report.bytesByProbe)
             var recorded = false
@@ -257,6 +268,16 @@ public final class WatchLoop {
             }
             guard proceed(try wait(until: due, heartbeats: true)) else { return }
         }
+    }
+
+    /// Whether the next check may be lean (`CheckOptions.lean`, when the checker's memory also
+    /// says the network was proven open): only while the state reported is online on a quorum of
+    /// validated probes and no other state is being confirmed, so that a lean re-check can
+    /// confirm that state and never make one (the start, and any state after another, get a
+    /// full check).
+    private func leanAllowed(_ hold: HoldGate) -> Bool {
+        guard let reported, hold.candidate == nil else { return false }
+        return reported.verdict == .online && reported.reason == .probesValidated
     }
 
     /// After a check: while online, the socket table is read now (this wake-up is paid for

@@ -88,6 +88,22 @@ struct Watch: ParsableCommand {
             transform: Seconds.heartbeat.parse("--heartbeat"))
     var heartbeat: Double = WatchSettings.defaultHeartbeat.inSeconds
 
+    @Option(name: .customLong("state-directory"),
+            help: ArgumentHelp("""
+                Keep what each network taught in DIR/networks.json: when a full check last proved it and what \
+                it found, its portal's login URL and API, whether it answers a DHCPINFORM, which operators it \
+                intercepts. Read at start, written after checks that taught something; at most 64 networks \
+                and 64 KiB, the least recently seen forgotten first (default: $STATE_DIRECTORY, which \
+                systemd's StateDirectory= sets; with neither, remembered only while watch runs).
+                """, valueName: "dir"))
+    var stateDirectory: String?
+
+    @Flag(name: .customLong("full-rechecks"), help: ArgumentHelp("""
+        Never re-check lean: on a network that full checks proved open, every re-check still sends a \
+        full first wave (about 5 KB) instead of two operators' plain HTTP (about 2 KB).
+        """))
+    var fullRechecks = false
+
     @Flag(name: .customLong("no-stall-detect"), help: ArgumentHelp("""
         Do not read the machine's TCP socket table (sock_diag) for stalls of the verdict's path \
         (re-checks with trigger "stall").
@@ -117,6 +133,12 @@ struct Watch: ParsableCommand {
         if heartbeat > 0 && heartbeat < 1 {
             throw ValidationError("--heartbeat: 0 (none) or at least 1 second; a shorter one would fill the log.")
         }
+        if let stateDirectory {
+            var status = stat()
+            guard stat(stateDirectory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+                throw ValidationError("--state-directory: '\(TerminalText.escape(stateDirectory))' is not a directory.")
+            }
+        }
         if let program = exec.first, !HookRunner.canRun(program) {
             throw ValidationError("--exec: '\(TerminalText.escape(program))' is not an executable file or a program in $PATH.")
         }
@@ -127,15 +149,22 @@ struct Watch: ParsableCommand {
         let config = try options.loadConfig()
         do {
             let signals = try SignalInbox(catching: [SIGINT, SIGTERM, SIGHUP, SIGCHLD])
-            let checkOptions = options.checkOptions(config: config, allPaths: allPaths)
+            let checkOptions = watchOptions(config)
             let waiter = try ChangeWaiter(signals: signals, wakeOn: [SIGINT, SIGTERM, SIGHUP],
                                           watchingOutput: options.quiet ? nil : STDOUT_FILENO,
                                           leaseDirectories: checkOptions.leases.directories)
             let checker = Checker()
             checker.tracksLeases = true
+            let memory = memoryStore()
+            if let memory {
+                let loaded = memory.load()
+                if let problem = loaded.problem { Log.note("--state-directory: \(memory.path): \(problem)") }
+                checker.networkMemory = loaded.memory
+            }
             let hook = exec.isEmpty ? nil : HookRunner(argv: exec, timeLimit: .milliseconds(Int64(execTimeout * 1000)), signals: signals,
                                                        stopSignals: [SIGINT, SIGTERM])
-            let output = WatchOutput(command: self, signals: signals, hook: hook, textfile: textfile.map(TextfileWriter.init))
+            let output = WatchOutput(command: self, signals: signals, hook: hook, textfile: textfile.map(TextfileWriter.init),
+                                     memory: memory)
             let settings = WatchSettings(interval: .milliseconds(Int64(interval * 1000)), hold: .milliseconds(Int64(hold * 1000)),
                                          sessionWarning: sessionWarning.map { .milliseconds(Int64($0 * 1000)) }, allPaths: allPaths,
                                          heartbeat: heartbeat > 0 ? .milliseconds(Int64(heartbeat * 1000)) : nil)
@@ -161,11 +190,27 @@ struct Watch: ParsableCommand {
         do {
             let (fresh, source) = try ConfigLookup.resolve(explicit: options.config)
             Log.note("SIGHUP: reloaded the configuration from \(source)")
-            return options.checkOptions(config: fresh, allPaths: allPaths)
+            return watchOptions(fresh)
         } catch {
             Log.note("SIGHUP: keeping the previous configuration; the new one is invalid:\n\(error.description)")
             return nil
         }
+    }
+
+    /// Where what each network taught is kept: --state-directory, else the first directory of
+    /// $STATE_DIRECTORY (systemd's StateDirectory=); nil: nowhere but in this process.
+    func memoryStore() -> NetworkMemoryStore? {
+        let directory = stateDirectory
+            ?? ProcessEnvironment.value("STATE_DIRECTORY")?.split(separator: ":").first.map(String.init)
+        guard let directory, !directory.isEmpty else { return nil }
+        return NetworkMemoryStore(directory: directory)
+    }
+
+    /// A check's options as watch runs it: lean re-checks unless --full-rechecks.
+    func watchOptions(_ config: ProbeConfig) -> CheckOptions {
+        var checkOptions = options.checkOptions(config: config, allPaths: allPaths)
+        checkOptions.lean = !fullRechecks
+        return checkOptions
     }
 
     func runHook(_ hook: HookRunner, _ record: WatchRecord) {

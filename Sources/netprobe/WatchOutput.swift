@@ -17,12 +17,28 @@ final class WatchOutput: WatchHandler {
     private let textfile: TextfileWriter?
     /// The last textfile error reported: the same one is not repeated after every check.
     private var lastTextfileError: String?
+    private let memory: NetworkMemoryStore?
+    /// The last error writing the network memory reported, likewise.
+    private var lastMemoryError: String?
 
-    init(command: Watch, signals: SignalInbox, hook: HookRunner?, textfile: TextfileWriter?) {
+    init(command: Watch, signals: SignalInbox, hook: HookRunner?, textfile: TextfileWriter?, memory: NetworkMemoryStore? = nil) {
         self.command = command
         self.signals = signals
         self.hook = hook
         self.textfile = textfile
+        self.memory = memory
+    }
+
+    func remember(_ learnt: NetworkMemory) {
+        guard let memory else { return }
+        do {
+            try memory.save(learnt)
+            lastMemoryError = nil
+        } catch {
+            // Reported once, then tried again after the next check that teaches something.
+            if lastMemoryError != error.description { Log.note("--state-directory: \(error.description)") }
+            lastMemoryError = error.description
+        }
     }
 
     func deliver(_ record: WatchRecord) -> Bool {

@@ -65,6 +65,43 @@ import Testing
         #expect(second.capport?.source == "dhcpinform" && second.portal?.url == "https://login.example/portal")
     }
 
+    /// A watch restarted with its state directory, and a later visit with another address,
+    /// meet a network that already answered or ignored a DHCPINFORM: it is not asked again
+    /// (`NetworkMemory`), its answer used as remembered, its silence said as before.
+    @Test(arguments: [true, false])
+    func aNetworkIsAskedOnceNotOnEveryVisit(_ answers: Bool) throws {
+        let leases = try Fallback.Leases()
+        let network = Fallback.Network(answers ? Fallback.answered : Self.unanswered)
+        let runner = ScriptedRunner { name, _ in name == "#capport" ? Fallback.captiveAPI : Fallback.redirect }
+        func checker(_ snapshot: PathSnapshot, memory: NetworkMemory) -> Checker {
+            let checker = Kit.checker(snapshot, runner)
+            checker.informAsk = network.ask
+            checker.networkMemory = memory
+            return checker
+        }
+        let first = checker(Fallback.v4, memory: NetworkMemory())
+        _ = try first.run(Fallback.options(leases))
+        #expect(network.asked.count == 1)
+        #expect(first.networkMemory.entries.last?.informAnswers == answers)
+        var visit = Fallback.v4
+        visit.interfaces[0] = Kit.link("eth0", index: 2, v4: "198.51.100.3")
+        let visitLeases = try Fallback.Leases([("eth0", "198.51.100.3", "198.51.100.1")])
+        for (snapshot, lease) in [(Fallback.v4, leases), (visit, visitLeases)] {
+            let report = try checker(snapshot, memory: first.networkMemory).run(Fallback.options(lease))
+            #expect(network.asked.count == 1)
+            if answers {
+                #expect(report.inform?.state == .answered && report.inform?.remembered == true)
+                #expect(report.capport?.source == "dhcpinform" && report.portal?.url == "https://login.example/portal")
+            } else {
+                #expect(report.inform?.state == .unansweredBefore && report.portal?.url == "http://login.example/")
+            }
+        }
+        // Another network (another DHCP server) is asked.
+        let elsewhere = try Fallback.Leases([("eth0", "198.51.100.2", "198.51.100.254")])
+        _ = try checker(Fallback.v4, memory: first.networkMemory).run(Fallback.options(elsewhere))
+        #expect(network.asked.count == 2)
+    }
+
     /// What was ignored is said in the JSON: a count and the last reason, never its content.
     @Test func theJSONSaysWhatWasIgnored() throws {
         let leases = try Fallback.Leases()

@@ -41,7 +41,10 @@ public enum PortalLocator {
     ///    (DHCP option 114, RA option 37: RFC 7710's older meaning, as openNDS's
     ///    `http://status.client`). It is no RFC 8908 API and is never asked as one, and it never
     ///    makes a verdict: only a portal already shown by the probes is offered it.
-    /// 9. `probe`: none of these gave one, so the page to open is an intercepted probe's own
+    /// 9. `remembered`: none of these gave one, but a full check found the portal's login URL
+    ///    on this same network before (`NetworkMemory`, watch's): shown until a check finds one
+    ///    again, which then replaces it. It never makes a verdict either.
+    /// 10. `probe`: none of these gave one, so the page to open is an intercepted probe's own
     ///    `http://` URL (`probePage`). A URL the network gave always wins over it.
     ///
     /// So `url` is nil only when no probe was answered at all (the API alone says captive and
@@ -50,7 +53,7 @@ public enum PortalLocator {
     /// Within one source, probes count in report order. Pages are read only from probes
     /// whose outcome is portal, or whose name was hijacked. Returns nil when there is
     /// no portal evidence at all (no portal outcome, no hijacked name, API not captive).
-    public static func locate(_ evidence: [ProbeEvidence], capport: CapportReport?) -> PortalInfo? {
+    public static func locate(_ evidence: [ProbeEvidence], capport: CapportReport?, remembered: String? = nil) -> PortalInfo? {
         let pages = evidence.filter { $0.outcome == .portal || Classifier.dnsHijack($0) == true }
         let apiURL = capport?.answer?.userPortalURL.flatMap { resolve($0, against: $0) }
         let captive = capport?.answer?.captive == true
@@ -96,6 +99,13 @@ public enum PortalLocator {
         if let announced = capport?.uri, URLRules.httpHost(announced, strict: false) != nil,
            !CapportReport.isHTTPS(announced), announced != CapportReport.unrestrictedURI, !pages.isEmpty {
             var hint = found(announced, "announced", nil)
+            let first = pages.first { $0.outcome == .portal } ?? pages.first
+            hint.probe = first?.spec.name
+            hint.status = first?.observation?.status
+            return hint
+        }
+        if let remembered, URLRules.httpHost(remembered, strict: false) != nil, !pages.isEmpty || captive {
+            var hint = found(remembered, PortalInfo.rememberedSource, nil)
             let first = pages.first { $0.outcome == .portal } ?? pages.first
             hint.probe = first?.spec.name
             hint.status = first?.observation?.status

@@ -8,7 +8,7 @@ import NetprobeWire
 /// Where the portal wants the user to log in, and how we learned it.
 public struct PortalInfo: Sendable, Equatable {
     public var url: String?
-    /// redirect, meta-refresh, wispr, capport, body, dns, announced, or probe (the network
+    /// redirect, meta-refresh, wispr, capport, body, dns, announced, remembered (`NetworkMemory`), or probe (the network
     /// named no page: `url` is an intercepted probe's own URL)
     public var source: String?
     /// The probe whose answer gave `url` (with no url, the first that showed the portal);
@@ -94,6 +94,9 @@ public struct Report: Sendable, Equatable {
     public var path: PathSnapshot
     /// What the check put on the wire below HTTP (`bytesMoved` is the HTTP-level figure).
     public var wire = WireBytes()
+    /// A lean re-check (`LeanRecheck`): two operators confirmed what full checks proved on this
+    /// network; the other probes were not sent.
+    public var lean = false
 
     public init(paths: [PathReport], overall: Int, durationMs: Double, timestamp: Date, path: PathSnapshot) {
         precondition(paths.indices.contains(overall), "the overall answer is one of the paths")
