@@ -91,6 +91,9 @@ else:
             got = nets.get(net)
             if got is None or got["name"] != name or abs(got["observed_ms"] / 1000 - lab) > 2:
                 problems.append("report: network %s %s, the lab's clock %.2f s" % (name, got, lab))
+            else:
+                with open(os.path.join(out, "steps.txt"), "a") as steps:
+                    steps.write("pass report: %s %s observed %.2f s, the lab's clock %.2f s\n" % (name, net, got["observed_ms"] / 1000, lab))
     except (OSError, ValueError, KeyError) as error:
         problems.append("report: %r" % error)
     try:
