@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2054 # dnsmasq option values are comma lists, one word each
 # Building blocks for real DHCP: a real server on the gateway (dnsmasq, DHCP only) and the
 # real clients people run (ISC dhclient, dhcpcd) configuring the client's eth0 from it.
 # Sourced by lab/lab after blocks.sh; `lab do` may call them on a running lab.
@@ -15,10 +15,12 @@
 DHCP_POOL_START=198.51.100.100
 DHCP_POOL_END=198.51.100.199
 
-# dhcp_server [--dns ADDR] [--capport URI] [--no-option-114] [--v6]: a real dnsmasq serving DHCPv4
-# on the gateway's lan0 (no DNS: port=0, beside the lab's DNS dnsmasq), leasing
+# dhcp_server [--dns ADDR] [--capport URI] [--no-option-114] [--domain NAME] [--v6]: a real dnsmasq
+# serving DHCPv4 on the gateway's lan0 (no DNS: port=0, beside the lab's DNS dnsmasq), leasing
 # $DHCP_POOL_START-$DHCP_POOL_END for an hour with router $GW_V4, option 6 ADDR (default
-# $GW_V4) and, with --capport, option 114 URI, to clients that ask for them (as dnsmasq does).
+# $GW_V4), with --domain option 15 NAME and, with --capport, option 114 URI, to clients that
+# ask for them (as dnsmasq does). On network B (lib/blocks-networks.sh) it is B's own server:
+# B's router, pool and mask, its own process, log and lease file (dhcp-server-b).
 # It answers DHCPINFORM (RFC 2131 3.4) from any lab address in 198.51.100.0/24 with the same
 # options. --no-option-114: option 114 only in answers to messages that name no address to
 # lease (DHCPINFORM; also a DHCPOFFER, which no client records), never in the DHCPACK of a
@@ -27,19 +29,29 @@ DHCP_POOL_END=198.51.100.199
 # --v6: DHCPv6 too, stateful (router advertisements with the M flag, --enable-ra), leasing
 # 2001:db8:1::100-1ff with option 23 ($GW_V6) and, with --capport, option 103 URI.
 dhcp_server() {
-    local dns=$GW_V4 capport='' no114=0 v6=0 args=()
+    local dns=$GW_V4 capport='' no114=0 v6=0 domain='' args=() usage
+    usage="dhcp_server [--dns ADDR] [--capport URI] [--no-option-114] [--domain NAME] [--v6]"
     while (($#)); do
         case $1 in
             --dns) dns=${2:?dhcp_server: --dns ADDR}; shift 2 ;;
             --capport) capport=${2:?dhcp_server: --capport URI}; shift 2 ;;
             --no-option-114) no114=1; shift ;;
+            --domain) domain=${2:?dhcp_server: --domain NAME}; shift 2 ;;
             --v6) v6=1; shift ;;
-            *) die "dhcp_server [--dns ADDR] [--capport URI] [--no-option-114] [--v6]" ;;
+            *) die "$usage" ;;
         esac
     done
     [[ $capport != *[\",$'\n']* ]] || die "dhcp_server: --capport URI without quotes, commas or newlines"
     ((no114 == 0)) || [[ -n $capport ]] || die "dhcp_server: --no-option-114 needs --capport URI"
-    args=(--dhcp-option=option:router,"$GW_V4" --dhcp-option=option:dns-server,"$dns")
+    [[ -z $domain || $domain =~ ^[a-z0-9.-]+$ ]] || die "dhcp_server: --domain NAME"
+    # The network lan0 is on: the lab's own (network A's addressing) unless `network B`.
+    local name=dhcp-server router=$GW_V4 range="$DHCP_POOL_START,$DHCP_POOL_END,255.255.255.0"
+    if [[ $(network_current) == B ]]; then
+        ((v6 == 0)) || die "dhcp_server: --v6 only on network A"
+        name=dhcp-server-b router=$NETWORK_B_GW range="$NETWORK_B_POOL_START,$NETWORK_B_POOL_END,$NETWORK_B_MASK"
+    fi
+    args=(--dhcp-option=option:router,"$router" --dhcp-option=option:dns-server,"$dns")
+    [[ -n $domain ]] && args+=(--dhcp-option=option:domain-name,"$domain")
     if [[ -n $capport ]]; then
         if ((no114)); then
             # A lease is taken by a DHCPREQUEST naming its address (option 50, RFC 2131 4.3.2);
@@ -54,31 +66,50 @@ dhcp_server() {
         # Option 103 whether asked or not: dhcpcd 9.4 does not know it by name.
         [[ -n $capport ]] && args+=(--dhcp-option-force=option6:103,"$capport")
     fi
-    bg_start dhcp-server dnsmasq --keep-in-foreground --conf-file=/dev/null --port=0 --no-resolv --no-hosts \
+    bg_start "$name" dnsmasq --keep-in-foreground --conf-file=/dev/null --port=0 --no-resolv --no-hosts \
         --interface="$GW_IF" --bind-interfaces --dhcp-authoritative \
-        --dhcp-range="$DHCP_POOL_START,$DHCP_POOL_END,255.255.255.0,1h" \
-        --dhcp-leasefile="$RUN/dhcp-server.leases" --pid-file="$RUN/dhcp-server.pid" \
+        --dhcp-range="$range,1h" \
+        --dhcp-leasefile="$RUN/$name.leases" --pid-file="$RUN/$name.pid" \
         --user=root --group=root --log-facility=- --log-dhcp "${args[@]}"
-    dhcp_server_wait
+    dhcp_server_wait "$name"
+    # One counter for every server of the run (network A's and B's): made once.
+    in_gw nft list counter inet lab dhcp_inform >/dev/null 2>&1 && return 0
     in_gw nft add counter inet lab dhcp_inform '{ comment "DHCPINFORM messages from the client" }'
     # The DHCP message type option (53, length 1, value 8) right after the magic cookie is
     # where every client puts it; udp payload offset 240 bytes = 1920 bits.
     in_gw nft add rule inet lab count iifname "$GW_IF" udp dport 67 @th,1984,24 0x350108 counter name dhcp_inform
 }
 
-# Wait (bounded) until the DHCP server listens on port 67.
+# dhcp_server_wait [NAME]: wait (bounded) until the DHCP server NAME (default dhcp-server)
+# listens on port 67.
 dhcp_server_wait() {
-    local i pid
-    pid=$(<"$RUN/pids/dhcp-server.pid")
+    local i pid name=${1:-dhcp-server}
+    pid=$(<"$RUN/pids/$name.pid")
     for ((i = 0; i < 100; i++)); do
         if ! pid_alive "$pid"; then
-            sed 's/^/    /' "$RUN/dhcp-server.log" >&2 || true
-            die "dhcp-server exited during start-up (log above)"
+            sed 's/^/    /' "$RUN/$name.log" >&2 || true
+            die "$name exited during start-up (log above)"
         fi
         in_gw ss -lunH | awk '{print $4}' | grep -qE ':67$' && return 0
         sleep 0.05
     done
-    die "dhcp-server did not listen on udp 67 within 5 s (log: $RUN/dhcp-server.log)"
+    die "$name did not listen on udp 67 within 5 s (log: $RUN/$name.log)"
+}
+
+# dhcp_server_stop: the running DHCP server (network A's or B's) ends, by PID; returns once
+# it is gone, so another may bind port 67.
+dhcp_server_stop() {
+    local name pid i
+    for name in dhcp-server dhcp-server-b; do
+        [[ -f $RUN/pids/$name.pid ]] || continue
+        pid=$(<"$RUN/pids/$name.pid")
+        if pid_in_lab "$pid"; then
+            kill -TERM "$pid" 2>/dev/null || true
+            for ((i = 0; i < 100; i++)); do pid_alive "$pid" || break; sleep 0.05; done
+            pid_alive "$pid" && die "$name did not end within 5 s"
+        fi
+        rm -f "$RUN/pids/$name.pid"
+    done
 }
 
 # dhcp_rogue ANSWER...: a station on the LAN (servers/dhcp_rogue.py on lan0) hears every
@@ -113,14 +144,19 @@ dhcp_rogue() {
 # $RUN/leases/dhcp/dhclient.eth0.leases (its -lf), dhcpcd's $RUN/leases/dhcpcd/ (mounted
 # over its /var/lib/dhcpcd); `lab exec` shows both under /var/lib. Logs: $RUN/NAME.log.
 # --v6 (dhcpcd only, with dhcp_server --v6): DHCPv6 too, on eth0 with IPv6 on; returns once
-# its eth0.lease6 is written as well.
+# its eth0.lease6 is written as well. --resolv (dhcpcd only): it asks for option 15 too, and
+# its script (servers/dhcpcd-resolv) writes the client's resolv.conf from each lease (search
+# domain, nameservers), as a distribution's resolv.conf hook does, before it configures the
+# address and route, and empties it when the lease goes (no carrier, expiry): the lab's two
+# networks (lib/blocks-networks.sh).
 dhcp_client() {
-    local how=${1:-} request114=1 v6=0 conf
+    local how=${1:-} request114=1 v6=0 resolv=0 conf usage="dhcp_client dhclient|dhcpcd [--no-request-114] [--v6] [--resolv]"
     shift || true
-    [[ $how =~ ^(dhclient|dhcpcd)$ ]] || die "dhcp_client dhclient|dhcpcd [--no-request-114] [--v6]"
+    [[ $how =~ ^(dhclient|dhcpcd)$ ]] || die "$usage"
     if [[ ${1:-} == --no-request-114 ]]; then request114=0; shift; fi
     if [[ ${1:-} == --v6 && $how == dhcpcd ]]; then v6=1; shift; fi
-    (($# == 0)) || die "dhcp_client dhclient|dhcpcd [--no-request-114] [--v6]"
+    if [[ ${1:-} == --resolv && $how == dhcpcd ]]; then resolv=1; shift; fi
+    (($# == 0)) || die "$usage"
     command -v "$how" >/dev/null 2>&1 || die "dhcp_client: $how is not installed (scripts/install-deps test)"
     mkdir -p "$RUN/leases/dhcp" "$RUN/leases/dhcpcd"
     conf=$RUN/$how.conf
@@ -134,12 +170,19 @@ dhcp_client() {
             ;;
         dhcpcd)
             {
-                echo 'script /bin/true'
+                if ((resolv)); then
+                    echo "script $LAB_DIR/servers/dhcpcd-resolv"
+                    echo 'noconfigure'
+                    echo 'option domain_name'
+                else
+                    echo 'script /bin/true'
+                    echo 'nooption domain_name'
+                fi
                 echo 'noipv4ll'
                 echo 'noarp'
                 echo 'option subnet_mask, routers, domain_name_servers'
                 ((request114)) && printf 'define 114 string captive_portal_uri\noption captive_portal_uri\n'
-                echo 'nooption host_name, domain_name, domain_search, ntp_servers'
+                echo 'nooption host_name, domain_search, ntp_servers'
             } >"$conf"
             local family=(-4)
             if ((v6)); then
@@ -187,8 +230,11 @@ dhcp_client_wait() {
     die "$name did not configure $CLIENT_IF within 15 s (log: $RUN/$name.log)"
 }
 
-# The IPv4 address eth0 got from the lab's DHCP server, if any.
+# The IPv4 address eth0 got from the DHCP server of the network it is on (network B's pool on
+# network B, lib/blocks-networks.sh), if any.
 dhcp_client_address() {
+    local pool='^198\.51\.100\.1[0-9][0-9]$'
+    [[ $(network_current) == B ]] && pool=$NETWORK_B_POOL_PATTERN
     ip -n "$CLIENT_NS" -4 -o addr show dev "$CLIENT_IF" | awk '{print $4}' | cut -d/ -f1 |
-        grep -E '^198\.51\.100\.1[0-9][0-9]$' | head -n 1
+        grep -E "$pool" | head -n 1
 }
