@@ -23,6 +23,10 @@ public func fuzzNetworkMemoryFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> 
         }
         precondition(entry.name.map(NetworkMemoryFile.isText) ?? true, "a name the rules refuse")
     }
+    if let problem = first.problem {
+        precondition(problem.count <= 240, "a problem of \(problem.count) characters")
+        precondition(!problem.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, "a control in the problem")
+    }
     if memory.entries.isEmpty && first.problem == nil {
         precondition(bytes.count <= NetworkMemoryFile.maxBytes, "a file over the cap taken without a word")
     }
