@@ -227,7 +227,7 @@ uninstall:
 # `make fuzz` runs each for FUZZ_SECONDS on a copy of its seed corpus (fuzz/corpus/TARGET);
 # `make fuzz-ci` is the short pass `make check` runs, failing on the first crash.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS = json jsonselect config capport markup classifier escape dns lease timestamp watchlog
+FUZZ_TARGETS = json jsonselect config capport markup classifier escape dns lease timestamp watchlog network-memory
 FUZZ_DIR = .build/fuzz
 FUZZ_MODULES = NetprobeWire NetprobeLinkState NetprobeVerdict NetprobeOutput NetprobeReport
 FUZZ_LIBS = $(foreach module,$(FUZZ_MODULES),$(FUZZ_DIR)/lib$(module).a)

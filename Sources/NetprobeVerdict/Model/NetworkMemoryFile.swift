@@ -48,7 +48,9 @@ public enum NetworkMemoryFile {
             // Depth 4 is the file's own (object, networks, entry, intercepted); a little room, no more.
             document = try JSONReader.parse(bytes, limits: JSONReader.Limits(maxBytes: maxBytes, maxDepth: 8))
         } catch {
-            return ignored("not valid JSON: \(error.message) (\(error.position))")
+            // The reader's message can quote a key of the file: a few words of it are enough.
+            let message = error.message.count > 120 ? error.message.prefix(120) + "…" : error.message
+            return ignored("not valid JSON: \(message) (\(error.position))")
         }
         guard case .object(let top) = document.content else { return ignored("not a JSON object") }
         guard let versionValue = top["version"] else { return ignored("no version") }
