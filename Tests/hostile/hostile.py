@@ -202,8 +202,8 @@ def main():
     parser.add_argument("prefixes", nargs="*")
     args = parser.parse_args()
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import cases_cmdline, cases_dns, cases_files, cases_server  # noqa: E401 (after the path is set)
-    cases = cases_cmdline.CASES + cases_files.CASES + cases_server.CASES + cases_dns.CASES
+    import cases_cmdline, cases_dns, cases_files, cases_server, cases_state  # noqa: E401 (after the path is set)
+    cases = cases_cmdline.CASES + cases_files.CASES + cases_server.CASES + cases_dns.CASES + cases_state.CASES
     names = [c.name for c in cases]
     assert len(names) == len(set(names)), "duplicate case names"
     if args.prefixes:
