@@ -101,19 +101,34 @@ public final class Checker {
         lastPathAddresses = Self.addresses(of: lastGates ?? [], in: snapshot)
         var plans = options.allPaths ? PathPlan.every(options, snapshot: snapshot) : [PathPlan.machine(options, snapshot: snapshot)]
         recall(&plans, snapshot: snapshot)
-        if var results = try LeanRecheck.run(plans, options: options, memory: networkMemory, at: timestamp, started: start,
-                                             deadline: deadline, runner: transferRunner) {
-            results = RouteTruth.apply(results, allPaths: options.allPaths, snapshot: snapshot, source: source)
-            var paths = results.map { PathReport($0, config: options.config, started: start) }
-            for index in paths.indices { LeanRecheck.complete(&paths[index], config: options.config) }
-            NetworkFinder.identify(&paths, results: results, snapshot: snapshot, neighbours: NetworkFinder.neighbours(results, source: source),
-                                   memory: &gatewayMemory)
-            for path in paths { networkMemory.learn(path, full: false, at: timestamp) }
-            snapshot.nat64 = NAT64Discovery.discover(snapshot, deadline: deadline)
-            var report = finish(paths, snapshot: snapshot, started: start, timestamp: timestamp, wireBefore: wireBefore)
-            report.lean = true
-            return report
+        // A lean re-check that confirmed is the check; anything else, and the full round runs.
+        let lean = try LeanRecheck.run(plans, options: options, memory: networkMemory, at: timestamp, started: start,
+                                       deadline: deadline, runner: transferRunner)
+        var results: [Round.PathResult]
+        if let lean {
+            results = lean
+        } else {
+            results = try fullRound(plans, options: options, snapshot: snapshot, started: start, deadline: deadline)
         }
+        results = RouteTruth.apply(results, allPaths: options.allPaths, snapshot: snapshot, source: source)
+        var paths = results.map { PathReport($0, config: options.config, started: start) }
+        if lean != nil { for index in paths.indices { LeanRecheck.complete(&paths[index], config: options.config) } }
+        let neighbours = NetworkFinder.neighbours(results, source: source)
+        NetworkFinder.identify(&paths, results: results, snapshot: snapshot, neighbours: neighbours, memory: &gatewayMemory)
+        for path in paths { networkMemory.learn(path, full: lean == nil, at: timestamp) }
+        FaultFinder.locate(&paths, results: results, snapshot: snapshot, neighbours: neighbours,
+                           routerErrors: runner?.takeRouterErrors() ?? [])
+        // After the verdict, which it never changes: only an IPv6-only machine asks, once.
+        snapshot.nat64 = NAT64Discovery.discover(snapshot, deadline: deadline)
+        var report = finish(paths, snapshot: snapshot, started: start, timestamp: timestamp, wireBefore: wireBefore)
+        report.lean = lean != nil
+        return report
+    }
+
+    /// Every path's transfers in one round, then the link's resolvers and the DHCPINFORM where
+    /// a path needs them.
+    private func fullRound(_ plans: [PathPlan], options: CheckOptions, snapshot: PathSnapshot,
+                           started start: ContinuousClock.Instant, deadline: ContinuousClock.Instant) throws(CheckError) -> [Round.PathResult] {
         var round = Round(plans, quorum: options.config.quorum, started: start, hedged: options.hedged,
                           draw: options.waveDraw)
         var results = round.isEmpty ? round.run(on: NoTransfers(), deadline: deadline)
@@ -128,16 +143,7 @@ public final class Checker {
                                                           memory: &informMemory,
                                                           lookUp: linkLookUp, runner: transferRunner)
         }
-        results = RouteTruth.apply(results, allPaths: options.allPaths, snapshot: snapshot, source: source)
-        var paths = results.map { PathReport($0, config: options.config, started: start) }
-        let neighbours = NetworkFinder.neighbours(results, source: source)
-        NetworkFinder.identify(&paths, results: results, snapshot: snapshot, neighbours: neighbours, memory: &gatewayMemory)
-        for path in paths { networkMemory.learn(path, full: true, at: timestamp) }
-        FaultFinder.locate(&paths, results: results, snapshot: snapshot, neighbours: neighbours,
-                           routerErrors: runner?.takeRouterErrors() ?? [])
-        // After the verdict, which it never changes: only an IPv6-only machine asks, once.
-        snapshot.nat64 = NAT64Discovery.discover(snapshot, deadline: deadline)
-        return finish(paths, snapshot: snapshot, started: start, timestamp: timestamp, wireBefore: wireBefore)
+        return results
     }
 
     /// The report of a check that started at `started`, with what it put on the wire since `wireBefore`.
