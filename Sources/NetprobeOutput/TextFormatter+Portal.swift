@@ -16,6 +16,10 @@ extension TextFormatter {
                 // The network named no login page; the probe's own page is where its portal shows.
                 lines.append("  log in at: \(palette.bold(TerminalText.escape(url)))"
                              + "  (from probe: the network named no login page; the portal answers this one)")
+            } else if let url = portal.url, portal.source == PortalInfo.rememberedSource {
+                // Named by an earlier full check on this network, not by this one.
+                lines.append("  log in at: \(palette.bold(TerminalText.escape(url)))"
+                             + "  (remembered: an earlier check found it on this network; this one found no page)")
             } else if let url = portal.url {
                 lines.append("  log in at: \(palette.bold(TerminalText.escape(url)))" + (portal.source.map { "  (from \($0))" } ?? ""))
             } else {

@@ -166,6 +166,7 @@ import Testing
         #expect(again.verdict == .portal && again.portal?.probe != nil)
         #expect(again.portal?.url == "http://login.example/venue" && again.portal?.source == PortalInfo.rememberedSource)
         #expect(JSONFormatter.format(again).contains(#""source":"remembered""#))
+        #expect(TextFormatter.format(again).contains("http://login.example/venue  (remembered: an earlier check found it"))
         silent = false
         network.portalPage = "http://login.example/moved"
         let replaced = try checker.run(Self.options())
