@@ -35,7 +35,10 @@ struct Watch: ParsableCommand {
             record carries the kernel's boot clocks ("boot_id", "boottime_seconds", "monotonic_seconds"), \
             and an "alive" record marks a resume ("resume") and a step of the wall clock ("clock"): a \
             sleep or a stepped clock is never counted as observed time. A check that fails is said on \
-            stderr and tried again; it never ends watch.
+            stderr and tried again; it never ends watch. On a network whose last full checks found it online \
+            (--state-directory keeps what each network taught across restarts), a re-check while online asks two \
+            operators over plain HTTP (about 2 KB, "lean": true); any other answer runs the full check at once, \
+            before any record (--full-rechecks: never lean).
 
             SIGINT/SIGTERM: finish the current record, end a running hook (SIGTERM to its process \
             group, SIGKILL half a second later), write the stop record, exit 0. SIGHUP: reload the \
