@@ -100,7 +100,7 @@ public final class Checker {
         if tracksLeases, let gates = lastGates { lastLeases = Self.leaseFacts(options, snapshot: snapshot, gates: gates) }
         lastPathAddresses = Self.addresses(of: lastGates ?? [], in: snapshot)
         var plans = options.allPaths ? PathPlan.every(options, snapshot: snapshot) : [PathPlan.machine(options, snapshot: snapshot)]
-        recall(&plans, snapshot: snapshot)
+        let recalled = recall(&plans, snapshot: snapshot)
         // A lean re-check that confirmed is the check; anything else, and the full round runs.
         let lean = try LeanRecheck.run(plans, options: options, memory: networkMemory, at: timestamp, started: start,
                                        deadline: deadline, runner: transferRunner)
@@ -113,7 +113,10 @@ public final class Checker {
         results = RouteTruth.apply(results, allPaths: options.allPaths, snapshot: snapshot, source: source)
         var paths = results.map { PathReport($0, config: options.config, started: start) }
         if lean != nil { for index in paths.indices { LeanRecheck.complete(&paths[index], config: options.config) } }
-        let neighbours = NetworkFinder.neighbours(results, source: source)
+        // A lean check sent only to a network whose gateway the table already named before it:
+        // that read serves; after a full round the table is read again (its traffic may have
+        // made the kernel resolve a gateway it had no entry for).
+        let neighbours = lean != nil ? recalled ?? [] : NetworkFinder.neighbours(results, source: source)
         NetworkFinder.identify(&paths, results: results, snapshot: snapshot, neighbours: neighbours, memory: &gatewayMemory)
         for path in paths { networkMemory.learn(path, full: lean == nil, at: timestamp) }
         FaultFinder.locate(&paths, results: results, snapshot: snapshot, neighbours: neighbours,
@@ -158,13 +161,14 @@ public final class Checker {
     /// Each plan's network as this checker remembers it (`PathPlan.known`), named from the
     /// neighbour table read before the round. Read only when there is a memory to look in (a
     /// watch's) and a gate passed: a one-shot check pays nothing for it.
-    private func recall(_ plans: inout [PathPlan], snapshot: PathSnapshot) {
-        guard !networkMemory.entries.isEmpty else { return }
+    /// Returns the table it read, nil when it read none.
+    private func recall(_ plans: inout [PathPlan], snapshot: PathSnapshot) -> [NeighbourTable.Entry]? {
+        guard !networkMemory.entries.isEmpty else { return nil }
         let open = plans.indices.filter { index in
             if case .pass = plans[index].gate { return true }
             return false
         }
-        guard !open.isEmpty else { return }
+        guard !open.isEmpty else { return nil }
         let neighbours = source.neighbours()
         for index in open {
             var network = NetworkFinder.identity(plans[index], snapshot: snapshot, neighbours: neighbours)
@@ -174,6 +178,7 @@ public final class Checker {
             }
             plans[index].known = network.id.flatMap { networkMemory[$0] }
         }
+        return neighbours
     }
 
     /// The running totals of what this checker's transfers and netprobe's own DNS put on the wire.
